@@ -1,0 +1,109 @@
+# Build and test harness of the lockless ring buffer project.
+# `make help` lists the targets. Variables:
+#   KERNEL_SRC=DIR  kernel tree to use (default ~/.cache/lrb/linux-source-6.12)
+#   FORCE=1         let the tree step discard work in the kernel tree
+#   ARCH=LIST       x86_64, arm64, arm64-lse, arm64-llsc, all (comma-separated)
+#   PROFILE=NAME    tools/profiles/NAME.config (default: default)
+#   GLOB=GLOBS      kunit.py filter globs, space-separated (suite or suite.case)
+#   S=CASE          lrb_design case for `make scenario`
+#   JOBS=N          make --jobs for the kernel build (default: number of CPUs)
+
+PYTHON   ?= python3
+WRAPPER  := $(PYTHON) tools/kunit-wrapper.py
+DEPS     := bash tools/deps.sh
+CACHE    := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/lrb
+
+export KERNEL_SRC FORCE
+
+ARCH_OPT    = $(if $(ARCH),--arch $(ARCH))
+PROFILE_OPT = $(if $(PROFILE),--profile $(PROFILE))
+JOBS_OPT    = $(if $(JOBS),--jobs $(JOBS))
+RUN_OPTS    = $(PROFILE_OPT) $(JOBS_OPT)
+
+.PHONY: help deps deps-check tree prepare status export list test test-x86_64 test-arm64 run \
+	check w1 unit-tests scenarios scenario profiles clean distclean
+
+help:
+	@echo 'make deps          install the missing Debian packages (sudo when not root)'
+	@echo 'make tree          unpack + patch the kernel tree, copy kunit/ into it'
+	@echo 'make status        show unexported work in the kernel tree'
+	@echo 'make export        write the tree commits back to kernel-patch/ (+ edited tests)'
+	@echo 'make list          suites and cases, read from kunit/'
+	@echo 'make test          check, all targets (x86_64, arm64-lse, arm64-llsc), W=1'
+	@echo 'make test-x86_64   build and boot x86_64 only   (GLOB=, PROFILE=)'
+	@echo 'make test-arm64    build arm64, boot LSE and LL/SC (GLOB=, PROFILE=)'
+	@echo 'make run           run ARCH= PROFILE= GLOB= (default: all targets)'
+	@echo 'make check         checkpatch --strict, kernel-doc, wrapper unit tests'
+	@echo 'make w1            W=1 build of the series objects and lib/lrb_kunit/'
+	@echo 'make scenarios     lrb_design suite with its diagrams (x86_64; ARCH= overrides)'
+	@echo 'make scenario S=X  one lrb_design case'
+	@echo 'make profiles      list tools/profiles/'
+	@echo 'make clean         remove build dirs and results/'
+	@echo 'make distclean     clean, plus the kernel tree and ccache'
+	@echo 'variables: KERNEL_SRC= FORCE=1 ARCH= PROFILE= GLOB= S= JOBS='
+
+deps:
+	@$(DEPS) install
+
+deps-check:
+	@$(DEPS) check
+
+tree prepare: deps-check
+	@$(WRAPPER) prepare
+
+export: deps-check
+	@$(WRAPPER) export
+
+status:
+	@$(WRAPPER) status
+
+list:
+	@$(WRAPPER) list $(GLOB)
+
+profiles:
+	@$(WRAPPER) profiles
+
+test: deps-check
+	@$(WRAPPER) test $(ARCH_OPT) $(RUN_OPTS)
+
+test-x86_64: deps-check
+	@$(WRAPPER) run --arch x86_64 $(RUN_OPTS) $(GLOB)
+
+test-arm64: deps-check
+	@$(WRAPPER) run --arch arm64 $(RUN_OPTS) $(GLOB)
+
+run: deps-check
+	@$(WRAPPER) run $(ARCH_OPT) $(RUN_OPTS) $(GLOB)
+
+check: deps-check
+	@$(WRAPPER) check
+
+unit-tests:
+	@$(PYTHON) -m unittest discover -s tools/tests -t tools
+
+w1: deps-check
+	@$(WRAPPER) w1 $(ARCH_OPT) $(RUN_OPTS)
+
+scenarios: deps-check
+	@$(WRAPPER) run --arch $(or $(ARCH),x86_64) --show-log $(RUN_OPTS) lrb_design
+
+scenario: deps-check
+	@test -n "$(S)" || { echo 'usage: make scenario S=<lrb_design case>'; exit 2; }
+	@$(WRAPPER) run --arch $(or $(ARCH),x86_64) --show-log $(RUN_OPTS) 'lrb_design.$(S)'
+
+clean:
+	rm -rf results/ '$(CACHE)/build'
+
+# The kernel tree is removed only when it is the default one under the cache
+# (a KERNEL_SRC tree is the developer's) and holds no unexported work.
+distclean: clean
+	@if [ -n "$(KERNEL_SRC)" ]; then \
+		echo "distclean: leaving KERNEL_SRC=$(KERNEL_SRC) alone"; \
+	elif [ -d '$(CACHE)/linux-source-6.12/.git' ] && [ -z "$(FORCE)" ] && \
+	     ! $(WRAPPER) status; then \
+		echo 'distclean: the tree has work in it: make export first, or FORCE=1'; exit 2; \
+	else \
+		echo "rm -rf $(CACHE)/linux-source-6.12 $(CACHE)/ccache"; \
+		rm -rf '$(CACHE)/linux-source-6.12' '$(CACHE)/ccache'; \
+	fi
+	rmdir '$(CACHE)' 2>/dev/null || true

@@ -1,0 +1,131 @@
+"""Style and warning checks: checkpatch, kernel-doc, W=1, the wrapper's tests."""
+
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, List, Sequence
+
+from . import gitutil, kunitrun, kunitsync
+from .paths import ccache_dir
+from .profiles import Target
+from .tree import BASE_TAG
+
+Say = Callable[[str], None]
+CHECKPATCH_TOTAL = re.compile(r'total: (\d+) errors, (\d+) warnings, (\d+) checks')
+COMPILER_DIAG = re.compile(r'(^|\s)(warning|error): ')
+
+
+@dataclass
+class CheckResult:
+    name: str
+    ok: bool
+    problems: List[str] = field(default_factory=list)
+
+
+def _run(cmd: Sequence[str], cwd: Path) -> 'subprocess.CompletedProcess[str]':
+    return subprocess.run(list(cmd), cwd=cwd, capture_output=True, text=True, errors='replace')
+
+
+def checkpatch(tree: Path, files: List[Path], as_files: bool) -> CheckResult:
+    name = 'checkpatch --strict' + (' -f' if as_files else '')
+    result = CheckResult(name, True)
+    script = tree / 'scripts' / 'checkpatch.pl'
+    for path in files:
+        cmd = ['perl', str(script), '--strict', '--color=never', '--show-types']
+        if as_files:
+            cmd.append('-f')
+        proc = _run(cmd + [str(path)], tree)
+        total = CHECKPATCH_TOTAL.search(proc.stdout)
+        clean = total is not None and total.groups() == ('0', '0', '0') and proc.returncode == 0
+        if not clean:
+            result.ok = False
+            result.problems.append(f'{path.name}: ' + (total.group(0) if total else
+                                                        f'checkpatch exited {proc.returncode}'))
+            result.problems += ['    ' + line for line in
+                                (proc.stdout + proc.stderr).rstrip().splitlines()]
+    return result
+
+
+def series_sources(tree: Path) -> List[str]:
+    """.c/.h files under include/ and lib/ that the series adds or changes."""
+    names = gitutil.lines(tree, ['diff', '--no-renames', '--diff-filter=d', '--name-only',
+                                 BASE_TAG, 'HEAD'])
+    return [n for n in names if n.endswith(('.c', '.h')) and n.startswith(('include/', 'lib/'))]
+
+
+def kernel_doc(tree: Path, files: List[Path]) -> CheckResult:
+    result = CheckResult('kernel-doc -none', True)
+    if not files:
+        return result
+    proc = _run(['perl', str(tree / 'scripts' / 'kernel-doc'), '-none'] +
+                [str(f) for f in files], tree)
+    output = (proc.stdout + proc.stderr).rstrip()
+    if output or proc.returncode != 0:
+        result.ok = False
+        result.problems = output.splitlines() or [f'kernel-doc exited {proc.returncode}']
+    return result
+
+
+def unit_tests(repo: Path) -> CheckResult:
+    proc = _run([sys.executable, '-m', 'unittest', 'discover', '-s', 'tools/tests',
+                 '-t', 'tools'], repo)
+    lines = (proc.stdout + proc.stderr).rstrip().splitlines()
+    summary = [line for line in lines if line.startswith(('Ran ', 'OK', 'FAILED'))]
+    result = CheckResult('wrapper unit tests (' + ', '.join(summary) + ')', proc.returncode == 0)
+    if not result.ok:
+        result.problems = lines[-80:]
+    return result
+
+
+def w1_targets(tree: Path) -> List[str]:
+    objs = [n[:-2] + '.o' for n in series_sources(tree) if n.endswith('.c')]
+    return objs + [kunitsync.IN_TREE_DIR + '/']
+
+
+def w1(tree: Path, tgt: Target, build_dir: Path, jobs: int, say: Say) -> CheckResult:
+    """Compile the series' objects and lib/lrb_kunit/ with W=1 in a sibling dir.
+
+    A separate O= dir (<build dir>-w1, same .config and CC) keeps the main
+    build's objects and command lines untouched, so the next kunit.py build
+    does not recompile or relink. The objects are removed first so that the
+    compiler runs (and prints its warnings) every time; ccache replays them.
+    """
+    result = CheckResult(f'W=1 {tgt.build}', True)
+    config = build_dir / '.config'
+    if not config.is_file():
+        result.ok = False
+        result.problems = [f'{build_dir} has no .config: run the {tgt.build} build first']
+        return result
+    w1_dir = build_dir.with_name(build_dir.name + '-w1')
+    w1_dir.mkdir(parents=True, exist_ok=True)
+    base = ['make', '-C', str(tree), f'O={w1_dir}', f'ARCH={tgt.linux_arch}']
+    if tgt.cross_compile:
+        base.append(f'CROSS_COMPILE={tgt.cross_compile}')
+    base += kunitrun.make_options(tgt)
+    env = kunitrun.kunit_env(ccache_dir())
+    old = w1_dir / '.config'
+    if not old.is_file() or old.read_bytes() != config.read_bytes():
+        shutil.copyfile(config, old)
+        proc = subprocess.run(base + ['olddefconfig'], capture_output=True, text=True, env=env)
+        if proc.returncode:
+            return CheckResult(result.name, False, proc.stderr.splitlines()[-20:])
+    targets = w1_targets(tree)
+    for target in targets:
+        path = w1_dir / target
+        victims = path.glob('**/*.o') if target.endswith('/') else [path]
+        for obj in victims:
+            if obj.is_file():
+                obj.unlink()
+    say(f'[{tgt.build}] W=1: {" ".join(targets)}')
+    proc = subprocess.run(base + ['W=1', f'-j{jobs}'] + targets, capture_output=True,
+                          text=True, errors='replace', env=env)
+    diags = [line for line in (proc.stderr + proc.stdout).splitlines()
+             if COMPILER_DIAG.search(line) or line.lstrip().startswith(('|', '^'))]
+    if proc.returncode or any(COMPILER_DIAG.search(d) for d in diags):
+        result.ok = False
+        result.problems = diags or (proc.stderr.splitlines()[-30:])
+    return result
+

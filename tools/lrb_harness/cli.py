@@ -1,0 +1,442 @@
+"""Argument parsing and the subcommands of tools/kunit-wrapper.py."""
+
+import argparse
+import datetime
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, List, NoReturn, Optional, Sequence
+
+from . import checks, kunitrun, paths, report, results, suites, tree
+from .errors import HarnessError
+from .profiles import (DEFAULT_PROFILE, Profile, Target, VALID_ARCHES, load_profile,
+                       parse_arches, profile_names)
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def say(message: str) -> None:
+    stamp = datetime.datetime.now().strftime('%H:%M:%S')
+    print(f'[{stamp}] {message}', flush=True)
+
+
+def plain(message: str) -> None:
+    print(message, flush=True)
+
+
+@dataclass
+class Context:
+    repo: Path
+    env: Dict[str, str] = field(default_factory=lambda: dict(os.environ))
+    force: bool = False
+
+    @property
+    def profile_dir(self) -> Path:
+        return self.repo / 'tools' / 'profiles'
+
+    def tree_config(self) -> tree.TreeConfig:
+        return tree.TreeConfig(repo=self.repo, tree=paths.tree_dir(self.env),
+                               tarball=paths.tarball(self.env),
+                               from_kernel_src=paths.tree_from_kernel_src(self.env),
+                               force=self.force, log=lambda m: say('  ' + m))
+
+
+# -- argument parsing ---------------------------------------------------------
+
+class Parser(argparse.ArgumentParser):
+    """argparse that names the valid choices on any error, exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        valid = [a for act in self._actions for a in act.option_strings]
+        sub = [a for a in self._actions if isinstance(a, argparse._SubParsersAction)]
+        extra = ''
+        if sub:
+            extra = '\nvalid subcommands: ' + ', '.join(sub[0].choices)
+        elif valid:
+            extra = '\nvalid options: ' + ', '.join(valid)
+        self.exit(EXIT_USAGE, f'{self.prog}: error: {message}{extra}\n')
+
+
+SUBPARSERS: Dict[str, Parser] = {}
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog='kunit-wrapper.py', description=(
+        'Build the patched linux-source-6.12 tree and run the KUnit suites under QEMU '
+        '(x86_64, arm64 with LSE and with LL/SC atomics).'))
+    parser.add_argument('--force', action='store_true',
+                        help='discard work in the kernel tree (same as FORCE=1)')
+    sub = parser.add_subparsers(dest='command', parser_class=Parser, metavar='COMMAND')
+
+    def arch_opts(p: argparse.ArgumentParser) -> None:
+        p.add_argument('--arch', action='append', metavar='ARCH',
+                       help=f'comma-separated, repeatable: {", ".join(VALID_ARCHES)} '
+                            '(default: all)')
+        p.add_argument('--profile', default=DEFAULT_PROFILE,
+                       help='tools/profiles/<name>.config fragment (default: default)')
+        p.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)),
+                       help='make --jobs (default: number of CPUs)')
+
+    sub.add_parser('prepare', help='unpack/patch the kernel tree and copy kunit/ into it')
+    run = sub.add_parser('run', help='build and boot, print results')
+    arch_opts(run)
+    run.add_argument('--show-log', action='store_true',
+                     help="print each case's KTAP diagnostic lines")
+    run.add_argument('globs', nargs='*', metavar='GLOB',
+                     help='kunit.py filter glob (suite or suite.case); one boot per glob')
+    lst = sub.add_parser('list', help='suites and cases from kunit/, without building')
+    lst.add_argument('globs', nargs='*', metavar='GLOB')
+    sub.add_parser('export', help='write the tree commits back to kernel-patch/ '
+                                  '(and edited tests to kunit/)')
+    sub.add_parser('status', help='report unexported work in the kernel tree, change nothing')
+    sub.add_parser('check', help='checkpatch, kernel-doc and the wrapper unit tests')
+    w1 = sub.add_parser('w1', help='compile the series objects with W=1, fail on warnings')
+    arch_opts(w1)
+    test = sub.add_parser('test', help='check, run every target, W=1: what CI runs')
+    arch_opts(test)
+    sub.add_parser('profiles', help='list the profiles and their metadata')
+    deps = sub.add_parser('deps', help='check (default) or install the Debian packages')
+    deps.add_argument('mode', nargs='?', default='check', choices=['check', 'install'])
+    SUBPARSERS.update(sub.choices)
+    return parser
+
+
+# -- helpers ---------------------------------------------------------------------
+
+def select(ctx: Context, arch_specs: Optional[List[str]], profile_name: str
+           ) -> 'tuple[List[Target], Profile]':
+    profile = load_profile(ctx.profile_dir, profile_name)
+    targets = parse_arches(arch_specs or ['all'])
+    unsupported = [t for t in targets if not profile.supports(t)]
+    if unsupported and arch_specs:
+        raise HarnessError(f'profile {profile.name} supports only {" ".join(profile.arches or [])}'
+                           f'; not {", ".join(t.name for t in unsupported)}')
+    for tgt in unsupported:
+        say(f'profile {profile.name} does not support {tgt.name}: skipped')
+    targets = [t for t in targets if profile.supports(t)]
+    if not targets:
+        raise HarnessError(f'profile {profile.name} supports none of the selected arches')
+    return targets, profile
+
+
+def check_tools(targets: List[Target]) -> None:
+    missing = []
+    for tgt in targets:
+        for tool in [tgt.qemu_binary, kunitrun.compiler(tgt)]:
+            if not shutil.which(tool) and tool not in missing:
+                missing.append(tool)
+    if missing:
+        raise HarnessError(f'missing {", ".join(missing)}: run `make deps`')
+
+
+def prepare(ctx: Context) -> tree.Prepared:
+    cfg = ctx.tree_config()
+    say(f'preparing tree {cfg.tree}')
+    prep = tree.prepare(cfg)
+    what = 'series re-applied' if prep.applied else 'series unchanged'
+    copied = f', {len(prep.kunit_written)} test files copied' if prep.kunit_written else ''
+    removed = f', {len(prep.kunit_removed)} removed' if prep.kunit_removed else ''
+    say(f'  tree ready ({tree.PACKAGE} {prep.version}, {what}{copied}{removed})')
+    return prep
+
+
+def results_dir(repo: Path, profile: str) -> Path:
+    stamp = datetime.datetime.now().strftime('%Y%m%d-%H%M%S')
+    root = paths.results_root(repo)
+    out = root / f'{stamp}-{profile}'
+    suffix = 1
+    while out.exists():
+        suffix += 1
+        out = root / f'{stamp}-{profile}-{suffix}'
+    out.mkdir(parents=True)
+    latest = root / 'latest'
+    if latest.is_symlink() or latest.exists():
+        latest.unlink()
+    latest.symlink_to(out.name)
+    return out
+
+
+def _slug(glob: str) -> str:
+    return ''.join(c if c.isalnum() or c in '._-' else '_' for c in glob) or 'all'
+
+
+def groups(targets: List[Target]) -> Dict[str, List[Target]]:
+    grouped: Dict[str, List[Target]] = {}
+    for tgt in targets:
+        grouped.setdefault(tgt.build, []).append(tgt)
+    return grouped
+
+
+# -- run ---------------------------------------------------------------------------
+
+@dataclass
+class RunResult:
+    boots: List[results.BootResult]
+    out_dir: Path
+    built: List[str]   # build keys whose kernel built
+
+
+def run_targets(ctx: Context, prep: tree.Prepared, targets: List[Target], profile: Profile,
+                globs: List[str], jobs: int) -> RunResult:
+    check_tools(targets)
+    out_dir = results_dir(ctx.repo, profile.name)
+    source_suites = suites.find_suites(ctx.repo / 'kunit')
+    env = kunitrun.kunit_env(paths.ccache_dir(ctx.env))
+    boots: List[results.BootResult] = []
+    built: List[str] = []
+    for build, tgts in groups(targets).items():
+        build_dir = paths.build_dir(build, profile.name, ctx.env)
+        build_dir.mkdir(parents=True, exist_ok=True)
+        subcommand = 'run'
+        for tgt in tgts:
+            for index, glob in enumerate(globs or ['']):
+                stem = tgt.name if len(globs) <= 1 else f'{tgt.name}-{index + 1}-{_slug(glob)}'
+                req = kunitrun.Request(tgt, subcommand, ctx.repo, prep.tree, build_dir,
+                                       profile, glob, out_dir / f'{stem}.json', jobs)
+                test_log = build_dir / 'test.log'
+                if test_log.exists():
+                    test_log.unlink()
+                outcome = kunitrun.Runner(req, env, say, out_dir / f'{stem}.kunit.txt').run()
+                log_lines: List[str] = []
+                if outcome.booted and test_log.is_file():
+                    shutil.copyfile(test_log, out_dir / f'{stem}.log')
+                    log_lines = (out_dir / f'{stem}.log').read_text(
+                        errors='replace').splitlines()
+                boot = results.analyze(tgt, profile, outcome, log_lines,
+                                       suites.selected_cases(source_suites, glob), glob)
+                boot.log_path = str(out_dir / f'{stem}.log') if log_lines else \
+                    str(out_dir / f'{stem}.kunit.txt')
+                boot.json_path = str(req.json_path) if req.json_path.exists() else ''
+                boots.append(boot)
+                say(f'  [{tgt.name}] {report.closing_line(boot.passed, boot.failed, boot.skipped)}'
+                    f'; {boot.cpus if boot.cpus is not None else "?"} CPUs'
+                    f'; atomics: {boot.atomics or "?"}')
+                if subcommand == 'run' and not outcome.booted:
+                    for other in tgts[1:]:
+                        boots.append(results.BootResult(
+                            target=other.name, glob=glob,
+                            errors=[f'not booted: the {build} build failed'], failed=1))
+                    break
+                subcommand = 'exec'
+            else:
+                continue
+            break
+        if subcommand == 'exec':
+            built.append(build)
+    return RunResult(boots, out_dir, built)
+
+
+def print_run(res: RunResult, show_log: bool) -> None:
+    report.print_tables(res.boots, plain, show_log)
+    report.print_failures(res.boots, plain)
+    summary = res.out_dir / 'summary.json'
+    results.write_summary(summary, res.boots, {})
+    plain('')
+    plain(f'results: {summary}')
+    for boot in res.boots:
+        if boot.json_path:
+            plain(f'  {boot.target}{" " + boot.glob if boot.glob else ""}: '
+                  f'kunit.py JSON {boot.json_path}, kernel log {boot.log_path}')
+
+
+def totals(boots: List[results.BootResult]) -> 'tuple[int, int, int]':
+    return (sum(b.passed for b in boots), sum(b.failed for b in boots),
+            sum(b.skipped for b in boots))
+
+
+def targets_ok(boots: List[results.BootResult], targets: List[Target]) -> bool:
+    names = {b.target for b in boots}
+    return all(t.name in names for t in targets) and all(b.ok for b in boots)
+
+
+def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
+    targets, profile = select(ctx, args.arch, args.profile)
+    prep = prepare(ctx)
+    res = run_targets(ctx, prep, targets, profile, args.globs, args.jobs)
+    print_run(res, args.show_log)
+    plain(report.closing_line(*totals(res.boots)))
+    return EXIT_OK if targets_ok(res.boots, targets) else EXIT_FAIL
+
+
+# -- check, w1, test -----------------------------------------------------------------
+
+def run_checks(ctx: Context, prep: tree.Prepared) -> List[checks.CheckResult]:
+    say('check: checkpatch --strict on kernel-patch/, checkpatch -f and kernel-doc on the '
+        'sources, wrapper unit tests')
+    patch_files = [p.path for p in tree.read_series(ctx.repo / 'kernel-patch')]
+    kunit_dir = ctx.repo / 'kunit'
+    kunit_sources = sorted(p for p in kunit_dir.rglob('*') if p.suffix in ('.c', '.h'))
+    doc_files = [prep.tree / n for n in checks.series_sources(prep.tree)]
+    doc_files += [p for p in kunit_sources if p.suffix == '.c']
+    found = [checks.checkpatch(prep.tree, patch_files, as_files=False),
+             checks.checkpatch(prep.tree, kunit_sources, as_files=True),
+             checks.kernel_doc(prep.tree, doc_files),
+             checks.unit_tests(ctx.repo)]
+    found[0].name += f' ({len(patch_files)} patches)'
+    found[1].name += f' ({len(kunit_sources)} files)'
+    found[2].name += f' ({len(doc_files)} files)'
+    return found
+
+
+def print_checks(found: List[checks.CheckResult]) -> None:
+    for res in found:
+        plain(f'  {"ok  " if res.ok else "FAIL"} {res.name}')
+        for line in res.problems:
+            plain(f'       {line}')
+
+
+def run_w1(ctx: Context, prep: tree.Prepared, targets: List[Target], profile: Profile,
+           jobs: int, only: Optional[List[str]] = None) -> List[checks.CheckResult]:
+    found = []
+    for build, tgts in groups(targets).items():
+        if only is not None and build not in only:
+            continue
+        found.append(checks.w1(prep.tree, tgts[0],
+                               paths.build_dir(build, profile.name, ctx.env), jobs, say))
+    return found
+
+
+def cmd_check(ctx: Context, _args: argparse.Namespace) -> int:
+    prep = prepare(ctx)
+    found = run_checks(ctx, prep)
+    print_checks(found)
+    bad = sum(not r.ok for r in found)
+    plain(f'check: {"passed" if not bad else f"{bad} of {len(found)} checks FAILED"}')
+    return EXIT_OK if not bad else EXIT_FAIL
+
+
+def cmd_w1(ctx: Context, args: argparse.Namespace) -> int:
+    targets, profile = select(ctx, args.arch, args.profile)
+    prep = prepare(ctx)
+    found = run_w1(ctx, prep, targets, profile, args.jobs)
+    print_checks(found)
+    bad = sum(not r.ok for r in found)
+    plain(f'w1: {"passed" if not bad else "FAILED"}')
+    return EXIT_OK if not bad else EXIT_FAIL
+
+
+def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
+    """check + run + W=1; the closing line counts the KUnit cases, plus one
+    failure for each harness step (check, W=1) that failed."""
+    start = time.monotonic()
+    targets, profile = select(ctx, args.arch, args.profile)
+    prep = prepare(ctx)
+    step_times: Dict[str, float] = {}
+    t0 = time.monotonic()
+    found = run_checks(ctx, prep)
+    step_times['check'] = time.monotonic() - t0
+    t0 = time.monotonic()
+    res = run_targets(ctx, prep, targets, profile, [], args.jobs)
+    step_times['run'] = time.monotonic() - t0
+    t0 = time.monotonic()
+    w1_found = run_w1(ctx, prep, targets, profile, args.jobs, only=res.built)
+    step_times['w1'] = time.monotonic() - t0
+    print_run(res, False)
+    plain('')
+    plain('== harness checks ==')
+    print_checks(found + w1_found)
+    timing = ', '.join(f'{k} {v:.0f}s' for k, v in step_times.items())
+    plain(f'elapsed: {time.monotonic() - start:.0f}s ({timing})')
+    passed, failed, skipped = totals(res.boots)
+    bad_steps = sum(not r.ok for r in found + w1_found)
+    plain(report.closing_line(passed, failed + bad_steps, skipped))
+    return EXIT_OK if targets_ok(res.boots, targets) and not bad_steps else EXIT_FAIL
+
+
+# -- small commands ---------------------------------------------------------------------
+
+def cmd_prepare(ctx: Context, _args: argparse.Namespace) -> int:
+    prep = prepare(ctx)
+    plain(f'tree: {prep.tree}')
+    return EXIT_OK
+
+
+def cmd_status(ctx: Context, _args: argparse.Namespace) -> int:
+    cfg = ctx.tree_config()
+    problems = tree.pending_work(cfg)
+    if not problems:
+        plain(f'tree {cfg.tree}: no unexported work')
+        return EXIT_OK
+    plain(f'tree {cfg.tree} has unexported work:')
+    for problem in problems:
+        plain('- ' + problem)
+    return EXIT_USAGE
+
+
+def cmd_export(ctx: Context, _args: argparse.Namespace) -> int:
+    exported = tree.export(ctx.tree_config())
+    plain(f'exported {len(exported.patches)} patches to kernel-patch/ '
+          f'({len(exported.written)} written, {len(exported.removed)} removed, '
+          'series updated)')
+    for name in exported.written:
+        plain(f'  wrote kernel-patch/{name}')
+    for name in exported.removed:
+        plain(f'  removed kernel-patch/{name}')
+    for rel in exported.kunit_changed:
+        plain(f'  copied back kunit/{rel}')
+    return EXIT_OK
+
+
+def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
+    found = suites.find_suites(ctx.repo / 'kunit')
+    lines = suites.format_list(found, args.globs)
+    if not lines:
+        plain('no suites found in kunit/' + (f' matching {" ".join(args.globs)}'
+                                              if args.globs else ''))
+        return EXIT_FAIL
+    for line in lines:
+        plain(line)
+    return EXIT_OK
+
+
+def cmd_profiles(ctx: Context, _args: argparse.Namespace) -> int:
+    for name in profile_names(ctx.profile_dir):
+        prof = load_profile(ctx.profile_dir, name)
+        meta = [f'arches: {" ".join(prof.arches)}' if prof.arches else 'arches: all',
+                f'timeout: {prof.timeout}s']
+        if prof.qemu_args:
+            meta.append('qemu_args: ' + ' '.join(prof.qemu_args))
+        if prof.kernel_args:
+            meta.append('kernel_args: ' + ' '.join(prof.kernel_args))
+        plain(f'{name:<10} {prof.description}  [{"; ".join(meta)}]')
+    return EXIT_OK
+
+
+def cmd_deps(ctx: Context, args: argparse.Namespace) -> int:
+    script = ctx.repo / 'tools' / 'deps.sh'
+    return subprocess.call(['bash', str(script), args.mode])
+
+
+COMMANDS: Dict[str, Callable[[Context, argparse.Namespace], int]] = {
+    'prepare': cmd_prepare, 'run': cmd_run, 'list': cmd_list, 'export': cmd_export,
+    'check': cmd_check, 'w1': cmd_w1, 'test': cmd_test, 'profiles': cmd_profiles,
+    'deps': cmd_deps, 'status': cmd_status,
+}
+
+
+def main(argv: Sequence[str], repo: Optional[Path] = None,
+         env: Optional[Dict[str, str]] = None) -> int:
+    parser = build_parser()
+    args, extra = parser.parse_known_args(list(argv))
+    if extra:
+        owner = SUBPARSERS.get(args.command or '', parser)
+        owner.error('unrecognized arguments: ' + ' '.join(extra))
+    if not args.command:
+        parser.print_help()
+        return EXIT_USAGE
+    env = dict(os.environ) if env is None else env
+    force = args.force or env.get('FORCE', '') not in ('', '0')
+    ctx = Context(repo=repo or paths.repo_root(), env=env, force=force)
+    try:
+        return COMMANDS[args.command](ctx, args)
+    except HarnessError as exc:
+        print(f'error: {exc.message}', file=sys.stderr, flush=True)
+        return exc.code
+    except KeyboardInterrupt:
+        print('interrupted', file=sys.stderr)
+        return 130

@@ -1,0 +1,157 @@
+"""Targets (what QEMU boots) and profiles (kunitconfig fragments).
+
+A profile is tools/profiles/<name>.config: a kunitconfig fragment passed to
+kunit.py as a second --kunitconfig after the repository's .kunitconfig.
+Its leading comment block may carry metadata, one `# key: value` a line:
+
+  # description: one line shown by `list-profiles`
+  # arches: x86_64 arm64          targets or arches it supports (default: all)
+  # qemu_args: -m 2048            appended to QEMU's command line
+  # kernel_args: foo=1 bar=2      appended to the kernel command line
+  # timeout: 1200                 boot timeout in seconds (default 900)
+
+The metadata block ends at the first line that is not a comment; kunit.py
+ignores comment lines. Profile `default` has no fragment.
+"""
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from .errors import HarnessError
+
+DEFAULT_TIMEOUT = 900
+DEFAULT_PROFILE = 'default'
+CROSS_ARM64 = 'aarch64-linux-gnu-'
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str            # x86_64, arm64-lse, arm64-llsc
+    build: str           # build key: x86_64 or arm64 (arm64 targets share one)
+    linux_arch: str
+    qemu_binary: str
+    qemu_config: str     # file in tools/qemu_configs/
+    cross_compile: Optional[str]
+    cpus: int = 4
+    atomics: Optional[str] = None  # fixed answer, or None: read from the log
+
+
+TARGETS: List[Target] = [
+    Target('x86_64', 'x86_64', 'x86_64', 'qemu-system-x86_64', 'x86_64.py', None,
+           atomics='x86 lock cmpxchg'),
+    Target('arm64-lse', 'arm64', 'arm64', 'qemu-system-aarch64', 'arm64-lse.py', CROSS_ARM64),
+    Target('arm64-llsc', 'arm64', 'arm64', 'qemu-system-aarch64', 'arm64-llsc.py', CROSS_ARM64),
+]
+ARCH_GROUPS: Dict[str, List[str]] = {
+    'x86_64': ['x86_64'],
+    'arm64': ['arm64-lse', 'arm64-llsc'],
+    'arm64-lse': ['arm64-lse'],
+    'arm64-llsc': ['arm64-llsc'],
+    'all': [t.name for t in TARGETS],
+}
+VALID_ARCHES = ['x86_64', 'arm64', 'arm64-lse', 'arm64-llsc', 'all']
+
+
+def target(name: str) -> Target:
+    return next(t for t in TARGETS if t.name == name)
+
+
+def parse_arches(specs: List[str]) -> List[Target]:
+    """'x86_64,arm64' (repeatable) -> targets in canonical order."""
+    names = set()
+    for spec in specs:
+        for part in spec.split(','):
+            part = part.strip()
+            if not part:
+                continue
+            if part not in ARCH_GROUPS:
+                raise HarnessError(f'unknown arch {part!r}; valid: {", ".join(VALID_ARCHES)}')
+            names.update(ARCH_GROUPS[part])
+    if not names:
+        raise HarnessError(f'no arch given; valid: {", ".join(VALID_ARCHES)}')
+    return [t for t in TARGETS if t.name in names]
+
+
+@dataclass
+class Profile:
+    name: str
+    fragment: Optional[Path] = None
+    description: str = ''
+    arches: Optional[List[str]] = None
+    qemu_args: List[str] = field(default_factory=list)
+    kernel_args: List[str] = field(default_factory=list)
+    timeout: int = DEFAULT_TIMEOUT
+
+    def supports(self, tgt: Target) -> bool:
+        if self.arches is None:
+            return True
+        allowed = set()
+        for arch in self.arches:
+            allowed.update(ARCH_GROUPS.get(arch, []))
+        return tgt.name in allowed
+
+    def cpus(self, tgt: Target) -> int:
+        """CPUs QEMU is asked for: the target's, or the last -smp in qemu_args."""
+        cpus = tgt.cpus
+        args = self.qemu_args
+        for i, arg in enumerate(args[:-1]):
+            if arg == '-smp':
+                match = re.match(r'(?:cpus=)?(\d+)', args[i + 1])
+                if match:
+                    cpus = int(match.group(1))
+        return cpus
+
+
+META_LINE = re.compile(r'^#\s*([a-z_]+)\s*:\s*(.*?)\s*$')
+META_KEYS = ('description', 'arches', 'qemu_args', 'kernel_args', 'timeout')
+
+
+def parse_profile(name: str, path: Path) -> Profile:
+    profile = Profile(name, fragment=path)
+    for line in path.read_text().splitlines():
+        if not line.startswith('#'):
+            if line.strip():
+                break
+            continue
+        match = META_LINE.match(line)
+        if not match or match.group(1) not in META_KEYS:
+            continue
+        key, value = match.group(1), match.group(2)
+        if key == 'description':
+            profile.description = value
+        elif key == 'arches':
+            arches = value.replace(',', ' ').split()
+            bad = [a for a in arches if a not in ARCH_GROUPS]
+            if bad:
+                raise HarnessError(f'{path}: unknown arch {bad[0]!r} in "# arches:"; '
+                                   f'valid: {", ".join(VALID_ARCHES)}')
+            profile.arches = arches
+        elif key == 'qemu_args':
+            profile.qemu_args = shlex.split(value)
+        elif key == 'kernel_args':
+            profile.kernel_args = shlex.split(value)
+        elif key == 'timeout':
+            if not value.isdigit() or int(value) <= 0:
+                raise HarnessError(f'{path}: "# timeout:" must be a number of seconds')
+            profile.timeout = int(value)
+    return profile
+
+
+def profile_names(profile_dir: Path) -> List[str]:
+    names = {DEFAULT_PROFILE}
+    if profile_dir.is_dir():
+        names.update(p.stem for p in profile_dir.glob('*.config'))
+    return sorted(names, key=lambda n: (n != DEFAULT_PROFILE, n))
+
+
+def load_profile(profile_dir: Path, name: str) -> Profile:
+    valid = profile_names(profile_dir)
+    if name not in valid:
+        raise HarnessError(f'unknown profile {name!r}; valid: {", ".join(valid)}')
+    path = profile_dir / f'{name}.config'
+    if not path.is_file():
+        return Profile(name, description='the repository .kunitconfig alone')
+    return parse_profile(name, path)
