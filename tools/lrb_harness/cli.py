@@ -42,7 +42,12 @@ class Context:
         return tree.TreeConfig(repo=self.repo, tree=paths.tree_dir(self.env),
                                tarball=paths.tarball(self.env),
                                from_kernel_src=paths.tree_from_kernel_src(self.env),
-                               force=self.force, log=lambda m: say('  ' + m))
+                               force=self.force, log=lambda m: say('  ' + m),
+                               version_fn=self.version_fn())
+
+    def version_fn(self) -> Callable[[], str]:
+        fixed = self.env.get('LRB_PKG_VERSION')  # tests inject the dpkg answer
+        return (lambda: fixed) if fixed else tree.dpkg_version
 
 
 # -- argument parsing ---------------------------------------------------------

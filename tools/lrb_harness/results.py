@@ -145,3 +145,18 @@ def write_summary(path: Path, boots: List[BootResult], extra: Dict[str, object])
             'skipped': sum(b.skipped for b in boots)}
     data.update(extra)
     path.write_text(json.dumps(data, indent=2) + '\n')
+
+
+def json_counts(path: Path) -> Dict[str, int]:
+    """Leaf statuses in kunit.py's --json output (KernelCI shape: groups with
+    'sub_groups' and 'test_cases'; a parameterised case is a sub-group)."""
+    counts = {'PASS': 0, 'FAIL': 0, 'SKIP': 0, 'ERROR': 0}
+
+    def walk(group: Dict[str, object]) -> None:
+        for case in group.get('test_cases', []):  # type: ignore[union-attr]
+            status = str(case.get('status'))  # type: ignore[union-attr]
+            counts[status] = counts.get(status, 0) + 1
+        for sub in group.get('sub_groups', []):  # type: ignore[union-attr]
+            walk(sub)  # type: ignore[arg-type]
+    walk(json.loads(path.read_text()))
+    return counts

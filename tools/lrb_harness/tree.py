@@ -24,7 +24,7 @@ STATE_FILE = 'lrb-state'
 NOT_FROM_DPKG = 'unknown (not from dpkg)'
 FORMAT_PATCH_OPTS = ['format-patch', '--no-signature', '--zero-commit',
                      '--full-index', '--no-cover-letter', '--no-thread',
-                     '--no-notes', '--subject-prefix=PATCH']
+                     '--no-notes', '--no-numbered', '--subject-prefix=PATCH']
 AM_OPTS = ['am', '--committer-date-is-author-date', '--no-3way', '--quiet']
 KEEP_HINT = ('`make export` keeps them (commit uncommitted changes in the tree '
              'first), `FORCE=1` discards them')
