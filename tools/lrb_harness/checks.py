@@ -6,10 +6,9 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, List, Sequence
+from typing import Callable, Dict, List, Sequence
 
 from . import gitutil, kunitrun, kunitsync
-from .paths import ccache_dir
 from .profiles import Target
 from .tree import BASE_TAG
 
@@ -85,7 +84,8 @@ def w1_targets(tree: Path) -> List[str]:
     return objs + [kunitsync.IN_TREE_DIR + '/']
 
 
-def w1(tree: Path, tgt: Target, build_dir: Path, jobs: int, say: Say) -> CheckResult:
+def w1(tree: Path, tgt: Target, build_dir: Path, jobs: int, say: Say,
+       env: Dict[str, str]) -> CheckResult:
     """Compile the series' objects and lib/lrb_kunit/ with W=1 in a sibling dir.
 
     A separate O= dir (<build dir>-w1, same .config and CC) keeps the main
@@ -105,7 +105,6 @@ def w1(tree: Path, tgt: Target, build_dir: Path, jobs: int, say: Say) -> CheckRe
     if tgt.cross_compile:
         base.append(f'CROSS_COMPILE={tgt.cross_compile}')
     base += kunitrun.make_options(tgt)
-    env = kunitrun.kunit_env(ccache_dir())
     old = w1_dir / '.config'
     if not old.is_file() or old.read_bytes() != config.read_bytes():
         shutil.copyfile(config, old)

@@ -191,7 +191,7 @@ def run_targets(ctx: Context, prep: tree.Prepared, targets: List[Target], profil
     check_tools(targets)
     out_dir = results_dir(ctx.repo, profile.name)
     source_suites = suites.find_suites(ctx.repo / 'kunit')
-    env = kunitrun.kunit_env(paths.ccache_dir(ctx.env))
+    env = kunitrun.kunit_env(paths.ccache_dir(ctx.env), ctx.env)
     boots: List[results.BootResult] = []
     built: List[str] = []
     for build, tgts in groups(targets).items():
@@ -302,7 +302,8 @@ def run_w1(ctx: Context, prep: tree.Prepared, targets: List[Target], profile: Pr
         if only is not None and build not in only:
             continue
         found.append(checks.w1(prep.tree, tgts[0],
-                               paths.build_dir(build, profile.name, ctx.env), jobs, say))
+                               paths.build_dir(build, profile.name, ctx.env), jobs, say,
+                               kunitrun.kunit_env(paths.ccache_dir(ctx.env), ctx.env)))
     return found
 
 

@@ -16,6 +16,7 @@ from .profiles import Profile, Target
 
 ANSI = re.compile(r'\x1b\[[0-9;]*m')
 STAMP = re.compile(r'^\[\d\d:\d\d:\d\d\] ')
+TEST_HEADER = re.compile(r'^=+ (?!\[)(\S+) +(\(\d+ subtests?\) )?=+$')
 SUITE_FOOTER = re.compile(r'^=+ \[(PASSED|FAILED|CRASHED|SKIPPED|NO TESTS RUN)\] (\S+) =+$')
 CASE_BAD = re.compile(r'^\[(FAILED|CRASHED)\] (.+)$')
 TIMED_OUT = re.compile(r'timed out after ([0-9.]+) seconds')
@@ -38,8 +39,8 @@ def make_options(tgt: Target) -> List[str]:
     return []
 
 
-def kunit_env(ccache_dir: Path) -> Dict[str, str]:
-    env = dict(os.environ)
+def kunit_env(ccache_dir: Path, base: Optional[Dict[str, str]] = None) -> Dict[str, str]:
+    env = dict(os.environ if base is None else base)
     env.setdefault('CCACHE_DIR', str(ccache_dir))
     env.pop('ARCH', None)           # make's ARCH= from the Makefile must not leak
     env.pop('CROSS_COMPILE', None)
@@ -111,6 +112,7 @@ class Runner:
         self.phase_start = time.monotonic()
         self.outcome = Outcome(returncode=-1)
         self._lock = threading.Lock()
+        self._depth = 0  # nesting of kunit.py's test headers: suites are depth 1
 
     def _set_phase(self, phase: str) -> None:
         now = time.monotonic()
@@ -157,11 +159,15 @@ class Runner:
             what = f' {self.req.glob}' if self.req.glob else ''
             self.say(f'[{name}] booting{what} with {cpus} CPUs '
                      f'(tools/qemu_configs/{self.req.target.qemu_config}, TCG)')
+        elif TEST_HEADER.match(text):
+            self._depth += 1
         elif SUITE_FOOTER.match(text):
             match = SUITE_FOOTER.match(text)
             assert match
-            self.outcome.suites[match.group(2)] = match.group(1)
-            self.say(f'  [{name}] suite {match.group(2)}: {match.group(1)}')
+            self._depth = max(0, self._depth - 1)
+            if self._depth == 0:
+                self.outcome.suites[match.group(2)] = match.group(1)
+                self.say(f'  [{name}] suite {match.group(2)}: {match.group(1)}')
         elif CASE_BAD.match(text):
             self.say(f'  [{name}]   {text}')
         elif TIMED_OUT.search(text):

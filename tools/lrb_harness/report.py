@@ -68,8 +68,7 @@ def print_failures(boots: List[BootResult], say: Say) -> None:
         for error in boot.errors:
             say(f'{where} {error}')
         if boot.log_tail:
-            source = boot.log_path if boot.cases or boot.log_path else 'kunit.py output'
-            say(f'--- last {len(boot.log_tail)} lines of {source or "kunit.py output"} ---')
+            say(f'--- last {len(boot.log_tail)} lines of {boot.log_path or "kunit.py output"} ---')
             for line in boot.log_tail:
                 say('  ' + line)
             say('---')

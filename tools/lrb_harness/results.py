@@ -134,7 +134,7 @@ def analyze(target: Target, profile: Profile, outcome: Outcome, log_lines: Seque
         result.errors.append(f'kunit.py exited {outcome.returncode}')
         result.count()
     if not result.ok:
-        result.log_tail = logscan.tail(log_lines, 40)
+        result.log_tail = logscan.tail(log_lines or outcome.output, 40)
     return result
 
 

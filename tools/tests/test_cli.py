@@ -1,0 +1,208 @@
+"""Command line: argument errors, list, profiles, and `run` end to end with a
+stand-in kunit.py (progress, tables, the closing line last, exit codes)."""
+
+import io
+import json
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Dict, List, Tuple
+from unittest import mock
+
+from lrb_harness import cli, profiles, suites
+from lrb_harness.errors import HarnessError
+
+from .helpers import DATA, FAKE_FILES, TempDirTest, make_tarball, write
+
+SUITE_SOURCE = '''// SPDX-License-Identifier: GPL-2.0
+#include <kunit/test.h>
+/* static struct kunit_case commented_out[] = { KUNIT_CASE(nope), {} }; */
+static struct kunit_case lrb_api_cases[] = {
+	KUNIT_CASE(lrb_add_test),
+	KUNIT_CASE_PARAM(lrb_add_param_test, lrb_add_gen_params),
+	KUNIT_CASE_SLOW(lrb_skip_test),
+	KUNIT_CASE_PARAM_ATTR(lrb_attr_test, gen, {.speed = KUNIT_SPEED_SLOW}),
+	{}
+};
+
+static struct kunit_suite lrb_api_suite = {
+	.name = "lrb_api",
+	.test_cases = lrb_api_cases,
+};
+kunit_test_suite(lrb_api_suite);
+'''
+
+
+def run_cli(argv: List[str], repo: Path, env: Dict[str, str]) -> Tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            code = cli.main(argv, repo=repo, env=env)
+        except SystemExit as exc:  # argparse
+            code = int(exc.code or 0)
+    return code, out.getvalue(), err.getvalue()
+
+
+class ArgumentTest(TempDirTest):
+    def setUp(self) -> None:
+        super().setUp()
+        self.repo = self.tmp / 'repo'
+        write(self.repo / 'tools' / 'profiles' / 'kcsan.config',
+              '# description: KCSAN\n# arches: x86_64\n# timeout: 1200\n'
+              '# qemu_args: -m 2048 -smp 2\n# kernel_args: a=1 b=2\nCONFIG_KCSAN=y\n')
+        write(self.repo / 'kunit' / 'lrb_api_test.c', SUITE_SOURCE)
+        self.env = {'HOME': str(self.tmp), 'KERNEL_SRC': str(self.tmp / 'tree')}
+
+    def test_unknown_arch_lists_valid_ones(self) -> None:
+        code, _out, err = run_cli(['run', '--arch', 'x86_64,riscv'], self.repo, self.env)
+        self.assertEqual(code, 2)
+        self.assertIn("unknown arch 'riscv'", err)
+        for arch in profiles.VALID_ARCHES:
+            self.assertIn(arch, err)
+
+    def test_unknown_profile_lists_valid_ones(self) -> None:
+        code, _out, err = run_cli(['run', '--profile', 'kasan'], self.repo, self.env)
+        self.assertEqual(code, 2)
+        self.assertIn("unknown profile 'kasan'; valid: default, kcsan", err)
+
+    def test_unknown_option_lists_valid_ones(self) -> None:
+        code, _out, err = run_cli(['run', '--bogus'], self.repo, self.env)
+        self.assertEqual(code, 2)
+        self.assertIn('unrecognized arguments: --bogus', err)
+        self.assertIn('--arch', err)
+        self.assertIn('--show-log', err)
+
+    def test_unknown_subcommand(self) -> None:
+        code, _out, err = run_cli(['frobnicate'], self.repo, self.env)
+        self.assertEqual(code, 2)
+        self.assertIn('prepare', err)
+
+    def test_profile_arch_restriction(self) -> None:
+        code, _out, err = run_cli(['run', '--profile', 'kcsan', '--arch', 'arm64'],
+                                  self.repo, self.env)
+        self.assertEqual(code, 2)
+        self.assertIn('supports only x86_64', err)
+
+    def test_arch_parsing(self) -> None:
+        names = [t.name for t in profiles.parse_arches(['arm64,x86_64'])]
+        self.assertEqual(names, ['x86_64', 'arm64-lse', 'arm64-llsc'])
+        self.assertEqual([t.name for t in profiles.parse_arches(['all'])], names)
+        self.assertEqual([t.name for t in profiles.parse_arches(['arm64-llsc'])],
+                         ['arm64-llsc'])
+
+    def test_profile_metadata(self) -> None:
+        prof = profiles.load_profile(self.repo / 'tools' / 'profiles', 'kcsan')
+        self.assertEqual(prof.timeout, 1200)
+        self.assertEqual(prof.arches, ['x86_64'])
+        self.assertEqual(prof.qemu_args, ['-m', '2048', '-smp', '2'])
+        self.assertEqual(prof.kernel_args, ['a=1', 'b=2'])
+        self.assertEqual(prof.cpus(profiles.target('x86_64')), 2)
+        default = profiles.load_profile(self.repo / 'tools' / 'profiles', 'default')
+        self.assertIsNone(default.fragment)
+        self.assertEqual(default.timeout, profiles.DEFAULT_TIMEOUT)
+
+    def test_bad_profile_timeout(self) -> None:
+        write(self.repo / 'tools' / 'profiles' / 'bad.config', '# timeout: soon\n')
+        with self.assertRaises(HarnessError):
+            profiles.load_profile(self.repo / 'tools' / 'profiles', 'bad')
+
+    def test_list_reads_sources(self) -> None:
+        code, out, _err = run_cli(['list'], self.repo, self.env)
+        self.assertEqual(code, 0)
+        lines = out.splitlines()
+        self.assertTrue(lines[0].startswith('lrb_api  (kunit/lrb_api_test.c, 4 cases)'))
+        self.assertIn('  lrb_api.lrb_add_test', lines)
+        self.assertIn('  lrb_api.lrb_add_param_test  [param]', lines)
+        self.assertIn('  lrb_api.lrb_skip_test  [slow]', lines)
+        self.assertIn('  lrb_api.lrb_attr_test  [param,attr]', lines)
+        self.assertNotIn('nope', out)
+        code, out, _err = run_cli(['list', 'lrb_api.*param*'], self.repo, self.env)
+        self.assertEqual(len(out.splitlines()), 3)
+
+    def test_glob_semantics(self) -> None:
+        self.assertTrue(suites.glob_matches('lrb_*', 'lrb_api'))
+        self.assertTrue(suites.glob_matches('lrb_api.add*', 'lrb_api', 'add_one'))
+        self.assertFalse(suites.glob_matches('lrb_api.add*', 'lrb_api', 'skip'))
+        self.assertFalse(suites.glob_matches('lrb_design', 'lrb_api'))
+
+
+class RunTest(TempDirTest):
+    """`run` against a fake tree whose kunit.py is tools/tests/fake_kunit.py."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        files = dict(FAKE_FILES)
+        files['tools/testing/kunit/kunit.py'] = (Path(__file__).parent / 'fake_kunit.py').read_text()
+        self.tarball = make_tarball(self.tmp, files)
+        self.repo = self.tmp / 'repo'
+        write(self.repo / '.kunitconfig', 'CONFIG_KUNIT=y\n')
+        write(self.repo / 'kunit' / 'lrb_api_test.c', SUITE_SOURCE)
+        for name in ('x86_64.py', 'arm64-lse.py', 'arm64-llsc.py'):
+            write(self.repo / 'tools' / 'qemu_configs' / name, '# fake\n')
+        self.calls = self.tmp / 'calls.jsonl'
+        self.env = {'HOME': str(self.tmp), 'XDG_CACHE_HOME': str(self.tmp / 'cache'),
+                    'LRB_TARBALL': str(self.tarball), 'LRB_PKG_VERSION': '6.12.99-1~test',
+                    'FAKE_KUNIT_CALLS': str(self.calls), 'PATH': '/usr/bin:/bin',
+                    'FAKE_KUNIT_LOG': str(DATA / 'logs' / 'x86_64-pass.log')}
+        patcher = mock.patch('lrb_harness.cli.check_tools')
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def calls_made(self) -> List[List[str]]:
+        return [json.loads(line) for line in self.calls.read_text().splitlines()]
+
+    def test_x86_run_passes_and_ends_with_the_closing_line(self) -> None:
+        code, out, err = run_cli(['run', '--arch', 'x86_64', '--show-log'], self.repo, self.env)
+        self.assertEqual(code, 0, out + err)
+        lines = out.splitlines()
+        self.assertEqual(lines[-1], '4 passed, 0 failed, 1 skipped')
+        self.assertIn('booting with 4 CPUs', out)
+        self.assertIn('suite lrb_api: PASSED', out)
+        self.assertIn('atomics: x86 lock cmpxchg', out)
+        self.assertIn('      |   [A] -> [B]', out)  # --show-log
+        self.assertIn('lrb_add_param_test.cancel', out)
+        call = self.calls_made()[0]
+        self.assertEqual(call[0], 'run')
+        self.assertIn(f'--kunitconfig={self.repo / ".kunitconfig"}', call)
+        self.assertTrue(any(a.startswith('--qemu_config=') and a.endswith('x86_64.py')
+                            for a in call))
+        self.assertTrue(any(a.endswith('/lrb/build/x86_64-default') for a in call))
+        results = self.repo / 'results' / 'latest'
+        self.assertTrue((results / 'x86_64.log').is_file())
+        self.assertTrue((results / 'x86_64.json').is_file())
+        summary = json.loads((results / 'summary.json').read_text())
+        self.assertEqual(summary['passed'], 4)
+
+    def test_arm64_shares_one_build_run_then_exec(self) -> None:
+        self.env['FAKE_KUNIT_LOG'] = str(DATA / 'logs' / 'arm64-lse-pass.log')
+        code, out, _err = run_cli(['run', '--arch', 'arm64', 'lrb_api', 'lrb_api.lrb_add*'],
+                                  self.repo, self.env)
+        calls = self.calls_made()
+        self.assertEqual([c[0] for c in calls], ['run', 'exec', 'exec', 'exec'])
+        self.assertEqual({a for c in calls for a in c if a.startswith('--build_dir=')},
+                         {f'--build_dir={self.tmp}/cache/lrb/build/arm64-default'})
+        self.assertTrue(all('--cross_compile=aarch64-linux-gnu-' in c for c in calls))
+        self.assertEqual([c[-1] for c in calls], ['lrb_api', 'lrb_api.lrb_add*'] * 2)
+        qemu = [next(a for a in c if a.startswith('--qemu_config=')) for c in calls]
+        self.assertTrue(qemu[0].endswith('arm64-lse.py') and qemu[1].endswith('arm64-lse.py'))
+        self.assertTrue(qemu[2].endswith('arm64-llsc.py') and qemu[3].endswith('arm64-llsc.py'))
+        # the same LSE log booted as arm64-llsc: fine for the harness, reported as LSE
+        self.assertEqual(code, 0, out)
+        self.assertIn('atomics: LSE', out)
+
+    def test_failed_case_turns_the_run_red(self) -> None:
+        self.env['FAKE_KUNIT_LOG'] = str(DATA / 'logs' / 'x86_64-fail.log')
+        self.env['FAKE_KUNIT_RC'] = '1'
+        code, out, _err = run_cli(['run', '--arch', 'x86_64'], self.repo, self.env)
+        self.assertEqual(code, 1)
+        self.assertIn('lrb_api.lrb_add_test: FAIL', out)
+        self.assertIn('EXPECTATION FAILED', out)
+        self.assertIn('--- last 40 lines of', out)
+        self.assertRegex(out.splitlines()[-1], r'^\d+ passed, [1-9]\d* failed, \d+ skipped$')
+
+    def test_build_failure(self) -> None:
+        self.env['FAKE_KUNIT_MODE'] = 'buildfail'
+        code, out, _err = run_cli(['run', '--arch', 'arm64'], self.repo, self.env)
+        self.assertEqual(code, 1)
+        self.assertIn('error: expected ;', out)
+        self.assertEqual(out.splitlines()[-1], '0 passed, 2 failed, 0 skipped')
+        self.assertEqual(len(self.calls_made()), 1)
