@@ -1,5 +1,6 @@
 """Style and warning checks: checkpatch, kernel-doc, W=1, the wrapper's tests."""
 
+import os
 import re
 import shutil
 import subprocess
@@ -25,7 +26,16 @@ class CheckResult:
 
 
 def _run(cmd: Sequence[str], cwd: Path) -> 'subprocess.CompletedProcess[str]':
-    return subprocess.run(list(cmd), cwd=cwd, capture_output=True, text=True, errors='replace')
+    return subprocess.run(list(cmd), cwd=cwd, capture_output=True, text=True, errors='replace',
+                          env=_system_python_env())
+
+
+def _system_python_env() -> Dict[str, str]:
+    """checkpatch runs scripts/spdxcheck.py with `python3` from PATH: it needs the
+    Debian python3 that sees python3-ply and python3-git, not a private one."""
+    env = dict(os.environ)
+    env['PATH'] = '/usr/bin:/bin:' + env.get('PATH', '')
+    return env
 
 
 def checkpatch(tree: Path, files: List[Path], as_files: bool) -> CheckResult:
@@ -69,8 +79,9 @@ def kernel_doc(tree: Path, files: List[Path]) -> CheckResult:
 
 
 def unit_tests(repo: Path) -> CheckResult:
-    proc = _run([sys.executable, '-m', 'unittest', 'discover', '-s', 'tools/tests',
-                 '-t', 'tools'], repo)
+    proc = subprocess.run([sys.executable, '-m', 'unittest', 'discover', '-s', 'tools/tests',
+                           '-t', 'tools'], cwd=repo, capture_output=True, text=True,
+                          errors='replace')
     lines = (proc.stdout + proc.stderr).rstrip().splitlines()
     summary = [line for line in lines if line.startswith(('Ran ', 'OK', 'FAILED'))]
     result = CheckResult('wrapper unit tests (' + ', '.join(summary) + ')', proc.returncode == 0)
@@ -100,14 +111,20 @@ def w1(tree: Path, tgt: Target, build_dir: Path, jobs: int, say: Say,
         result.problems = [f'{build_dir} has no .config: run the {tgt.build} build first']
         return result
     w1_dir = build_dir.with_name(build_dir.name + '-w1')
-    w1_dir.mkdir(parents=True, exist_ok=True)
+    with kunitrun.build_lock(w1_dir, say):
+        return _w1_build(tree, tgt, config, w1_dir, jobs, say, env, result)
+
+
+def _w1_build(tree: Path, tgt: Target, config: Path, w1_dir: Path, jobs: int, say: Say,
+              env: Dict[str, str], result: CheckResult) -> CheckResult:
     base = ['make', '-C', str(tree), f'O={w1_dir}', f'ARCH={tgt.linux_arch}']
     if tgt.cross_compile:
         base.append(f'CROSS_COMPILE={tgt.cross_compile}')
     base += kunitrun.make_options(tgt)
-    old = w1_dir / '.config'
-    if not old.is_file() or old.read_bytes() != config.read_bytes():
-        shutil.copyfile(config, old)
+    copied = w1_dir / '.config.lrb-source'   # the main build's .config last copied
+    if not copied.is_file() or copied.read_bytes() != config.read_bytes():
+        shutil.copyfile(config, w1_dir / '.config')
+        shutil.copyfile(config, copied)
         proc = subprocess.run(base + ['olddefconfig'], capture_output=True, text=True, env=env)
         if proc.returncode:
             return CheckResult(result.name, False, proc.stderr.splitlines()[-20:])

@@ -130,6 +130,7 @@ def select(ctx: Context, arch_specs: Optional[List[str]], profile_name: str
 
 
 def check_tools(targets: List[Target]) -> None:
+    """The QEMU and compiler binaries the targets need (packages: make deps)."""
     missing = []
     for tgt in targets:
         for tool in [tgt.qemu_binary, kunitrun.compiler(tgt)]:
@@ -189,6 +190,8 @@ class RunResult:
 def run_targets(ctx: Context, prep: tree.Prepared, targets: List[Target], profile: Profile,
                 globs: List[str], jobs: int) -> RunResult:
     check_tools(targets)
+    if not (ctx.repo / '.kunitconfig').is_file():
+        raise HarnessError(f'{ctx.repo / ".kunitconfig"} is missing: it enables the suites')
     out_dir = results_dir(ctx.repo, profile.name)
     source_suites = suites.find_suites(ctx.repo / 'kunit')
     env = kunitrun.kunit_env(paths.ccache_dir(ctx.env), ctx.env)
@@ -196,44 +199,59 @@ def run_targets(ctx: Context, prep: tree.Prepared, targets: List[Target], profil
     built: List[str] = []
     for build, tgts in groups(targets).items():
         build_dir = paths.build_dir(build, profile.name, ctx.env)
-        build_dir.mkdir(parents=True, exist_ok=True)
-        subcommand = 'run'
-        for tgt in tgts:
-            for index, glob in enumerate(globs or ['']):
-                stem = tgt.name if len(globs) <= 1 else f'{tgt.name}-{index + 1}-{_slug(glob)}'
-                req = kunitrun.Request(tgt, subcommand, ctx.repo, prep.tree, build_dir,
-                                       profile, glob, out_dir / f'{stem}.json', jobs)
-                test_log = build_dir / 'test.log'
-                if test_log.exists():
-                    test_log.unlink()
-                outcome = kunitrun.Runner(req, env, say, out_dir / f'{stem}.kunit.txt').run()
-                log_lines: List[str] = []
-                if outcome.booted and test_log.is_file():
-                    shutil.copyfile(test_log, out_dir / f'{stem}.log')
-                    log_lines = (out_dir / f'{stem}.log').read_text(
-                        errors='replace').splitlines()
-                boot = results.analyze(tgt, profile, outcome, log_lines,
-                                       suites.selected_cases(source_suites, glob), glob)
-                boot.log_path = str(out_dir / f'{stem}.log') if log_lines else \
-                    str(out_dir / f'{stem}.kunit.txt')
-                boot.json_path = str(req.json_path) if req.json_path.exists() else ''
-                boots.append(boot)
-                say(f'  [{tgt.name}] {report.closing_line(boot.passed, boot.failed, boot.skipped)}'
-                    f'; {boot.cpus if boot.cpus is not None else "?"} CPUs'
-                    f'; atomics: {boot.atomics or "?"}')
-                if subcommand == 'run' and not outcome.booted:
-                    for other in tgts[1:]:
-                        boots.append(results.BootResult(
-                            target=other.name, glob=glob,
-                            errors=[f'not booted: the {build} build failed'], failed=1))
-                    break
-                subcommand = 'exec'
-            else:
-                continue
-            break
-        if subcommand == 'exec':
+        with kunitrun.build_lock(build_dir, say):
+            ok = boot_build(ctx, prep, build, tgts, profile, globs, jobs, env, out_dir,
+                            source_suites, boots)
+        if ok:
             built.append(build)
     return RunResult(boots, out_dir, built)
+
+
+def boot_build(ctx: Context, prep: tree.Prepared, build: str, tgts: List[Target],
+               profile: Profile, globs: List[str], jobs: int, env: Dict[str, str],
+               out_dir: Path, source_suites: List[suites.Suite],
+               boots: List[results.BootResult]) -> bool:
+    """One build (kunit.py run), then every other boot of it (kunit.py exec).
+
+    Returns whether the kernel built."""
+    build_dir = paths.build_dir(build, profile.name, ctx.env)
+    subcommand = 'run'
+    for tgt in tgts:
+        for index, glob in enumerate(globs or ['']):
+            stem = tgt.name if len(globs) <= 1 else f'{tgt.name}-{index + 1}-{_slug(glob)}'
+            req = kunitrun.Request(tgt, subcommand, ctx.repo, prep.tree, build_dir,
+                                   profile, glob, out_dir / f'{stem}.json', jobs)
+            boot = boot_once(req, env, out_dir, stem, source_suites)
+            boots.append(boot)
+            if subcommand == 'run' and boot.errors and 'before booting' in boot.errors[0]:
+                for other in tgts[1:]:
+                    boots.append(results.BootResult(
+                        target=other.name, glob=glob,
+                        errors=[f'not booted: the {build} build failed'], failed=1))
+                return False
+            subcommand = 'exec'
+    return True
+
+
+def boot_once(req: kunitrun.Request, env: Dict[str, str], out_dir: Path, stem: str,
+              source_suites: List[suites.Suite]) -> results.BootResult:
+    test_log = req.build_dir / 'test.log'
+    if test_log.exists():
+        test_log.unlink()
+    outcome = kunitrun.Runner(req, env, say, out_dir / f'{stem}.kunit.txt').run()
+    log_lines: List[str] = []
+    saved_log = out_dir / f'{stem}.log'
+    if outcome.booted and test_log.is_file():
+        shutil.copyfile(test_log, saved_log)
+        log_lines = saved_log.read_text(errors='replace').splitlines()
+    boot = results.analyze(req.target, req.profile, outcome, log_lines,
+                           suites.selected_cases(source_suites, req.glob), req.glob)
+    boot.log_path = str(saved_log if log_lines else out_dir / f'{stem}.kunit.txt')
+    boot.json_path = str(req.json_path) if req.json_path.exists() else ''
+    say(f'  [{req.target.name}] {report.closing_line(boot.passed, boot.failed, boot.skipped)}'
+        f'; {boot.cpus if boot.cpus is not None else "?"} CPUs'
+        f'; atomics: {boot.atomics or "?"}')
+    return boot
 
 
 def print_run(res: RunResult, show_log: bool) -> None:

@@ -1,5 +1,7 @@
 """Invoking the tree's kunit.py: command lines, streaming progress, watchdog."""
 
+import contextlib
+import fcntl
 import os
 import re
 import shutil
@@ -10,7 +12,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, Iterator, List, Optional
 
 from .profiles import Profile, Target
 
@@ -42,8 +44,11 @@ def make_options(tgt: Target) -> List[str]:
 def kunit_env(ccache_dir: Path, base: Optional[Dict[str, str]] = None) -> Dict[str, str]:
     env = dict(os.environ if base is None else base)
     env.setdefault('CCACHE_DIR', str(ccache_dir))
-    env.pop('ARCH', None)           # make's ARCH= from the Makefile must not leak
-    env.pop('CROSS_COMPILE', None)
+    # Our Makefile's command-line variables (ARCH=arm64 ...) and its MAKEFLAGS
+    # (with a jobserver of one job) must not reach the kernel's make.
+    for name in ('ARCH', 'CROSS_COMPILE', 'MAKEFLAGS', 'MFLAGS', 'MAKELEVEL',
+                 'MAKEOVERRIDES', 'GNUMAKEFLAGS'):
+        env.pop(name, None)
     env['PYTHONUNBUFFERED'] = '1'
     return env
 
@@ -226,3 +231,19 @@ def _kill_group(proc: 'subprocess.Popen[str]') -> None:
 
 def _mmss(seconds: float) -> str:
     return f'{int(seconds) // 60}m{int(seconds) % 60:02d}s'
+
+
+@contextlib.contextmanager
+def build_lock(build_dir: Path, say: Callable[[str], None]) -> Iterator[None]:
+    """One harness run per build directory at a time (two would corrupt it)."""
+    build_dir.mkdir(parents=True, exist_ok=True)
+    with open(build_dir / '.lrb-lock', 'w') as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            say(f'waiting for another run that uses {build_dir} ...')
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
