@@ -1,0 +1,1125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lrb_api: every function of the lockless ring buffer's API, its bad
+ * inputs, both modes, the page format, time stamps and counters. Every
+ * case ends with lrb_tb_check_end() on its buffers (through the test's
+ * cleanup): sane rings, committed == read + overrun + entries, and the
+ * test's own count of its writes.
+ */
+
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "lrb_kunit.h"
+
+#define CAP		LRB_KUNIT_CAPACITY
+#define MAXP		(CAP - 8)
+
+/* Stay on one CPU while writing and reading it, sleeping allowed */
+static int lrb_pin(void)
+{
+	migrate_disable();
+	return smp_processor_id();
+}
+
+static void lrb_unpin(void)
+{
+	migrate_enable();
+}
+
+/* The end-of-case checks, run when the test ends whatever happened */
+struct lrb_api_end {
+	struct kunit	*test;
+	struct lrb_tb	*tb;
+};
+
+static void lrb_api_end(void *data)
+{
+	struct lrb_api_end *end = data;
+
+	lrb_tb_check_end(end->test, end->tb);
+}
+
+static struct lrb_tb *lrb_api_tb(struct kunit *test, unsigned long size,
+				 unsigned long flags)
+{
+	struct lrb_tb *tb = lrb_tb_alloc(test, size, flags);
+	struct lrb_api_end *end;
+
+	end = kunit_kzalloc(test, sizeof(*end), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, end);
+	end->test = test;
+	end->tb = tb;
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrb_api_end,
+							   end));
+	return tb;
+}
+
+/*
+ * Consume count events of cpu and check them: consecutive sequence numbers
+ * from first, payload bytes, length rounded to 4, time stamps that never
+ * go backwards, no loss. Returns the last time stamp.
+ */
+static u64 lrb_expect_read(struct kunit *test, struct lrb_tb *tb, int cpu,
+			   u32 first, unsigned int count, unsigned int len)
+{
+	unsigned long lost;
+	struct lrb_event *ev;
+	u64 ts, last = 0;
+	unsigned int i;
+
+	for (i = 0; i < count; i++) {
+		ev = lrb_consume(tb->b, cpu, &ts, &lost);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, ev, "event %u of %u", i, count);
+		KUNIT_EXPECT_EQ(test, lrb_event_length(ev), ALIGN(len, 4));
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      lrb_kunit_payload_ok(lrb_event_data(ev),
+							   len, first + i),
+				      "payload of event %u", first + i);
+		KUNIT_EXPECT_EQ(test, lost, 0UL);
+		KUNIT_EXPECT_GE(test, ts, last);
+		last = ts;
+	}
+	return last;
+}
+
+static void lrb_write_n(struct kunit *test, struct lrb_tb *tb,
+			unsigned int count, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < count; i++)
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, len));
+}
+
+/* ---- allocation --------------------------------------------------------- */
+
+static void alloc_rejects_bad_arguments(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, PTR_ERR(lrb_alloc(0, 0)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(lrb_alloc(ULONG_MAX, 0)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(lrb_alloc((totalram_pages() + 1) *
+						CAP + 1, 0)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(lrb_alloc(PAGE_SIZE, BIT(1))), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(lrb_alloc(PAGE_SIZE, ~0UL)), -EINVAL);
+	/* NULL is never an answer */
+	KUNIT_EXPECT_NOT_NULL(test, lrb_alloc(0, LRB_FL_OVERWRITE));
+	lrb_free(NULL);
+}
+
+static void alloc_rounds_size_to_pages(struct kunit *test)
+{
+	static const struct {
+		unsigned long size;
+		unsigned long pages;
+	} cases[] = {
+		{ 1, 2 }, { CAP, 2 }, { 2 * CAP, 2 }, { 2 * CAP + 1, 3 },
+		{ 5 * CAP, 5 }, { 5 * CAP + 1, 6 },
+	};
+	struct lrb_snapshot *snap;
+	unsigned int i;
+
+	snap = kunit_kmalloc(test, sizeof(*snap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, snap);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct lrb_buffer *b = lrb_alloc(cases[i].size, 0);
+
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+		KUNIT_EXPECT_EQ(test, lrb_size(b), cases[i].pages * CAP);
+		KUNIT_EXPECT_EQ(test, 0, lrb_snapshot(b, 0, snap));
+		/* the data pages plus the reader page */
+		KUNIT_EXPECT_EQ(test, snap->nr_pages, cases[i].pages + 1);
+		KUNIT_EXPECT_TRUE(test, lrb_kunit_ring_sane(test, b, 0));
+		KUNIT_EXPECT_TRUE(test, lrb_empty(b));
+		lrb_free(b);
+	}
+}
+
+static void null_and_bad_cpu_arguments(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	int bad[] = { -1, nr_cpu_ids, INT_MAX };
+	struct lrb_stats st;
+	void *page;
+	unsigned int i;
+
+	page = lrb_alloc_read_page(tb->b, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		int cpu = bad[i];
+
+		KUNIT_EXPECT_NULL(test, lrb_peek(tb->b, cpu, NULL, NULL));
+		KUNIT_EXPECT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
+		KUNIT_EXPECT_EQ(test, lrb_stats_cpu(tb->b, cpu, &st), -EINVAL);
+		KUNIT_EXPECT_EQ(test, st.committed, 0UL);
+		KUNIT_EXPECT_EQ(test, lrb_entries_cpu(tb->b, cpu), 0UL);
+		KUNIT_EXPECT_EQ(test, lrb_overrun_cpu(tb->b, cpu), 0UL);
+		KUNIT_EXPECT_EQ(test, lrb_commit_overrun_cpu(tb->b, cpu), 0UL);
+		KUNIT_EXPECT_EQ(test, lrb_dropped_cpu(tb->b, cpu), 0UL);
+		KUNIT_EXPECT_EQ(test, lrb_read_events_cpu(tb->b, cpu), 0UL);
+		KUNIT_EXPECT_TRUE(test, lrb_empty_cpu(tb->b, cpu));
+		KUNIT_EXPECT_EQ(test, PTR_ERR(lrb_read_start(tb->b, cpu)),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test, PTR_ERR(lrb_alloc_read_page(tb->b, cpu)),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test, lrb_read_page(tb->b, &page, PAGE_SIZE,
+						    cpu, false), -EINVAL);
+		KUNIT_EXPECT_EQ(test, lrb_reset_cpu(tb->b, cpu), -EINVAL);
+		KUNIT_EXPECT_EQ(test, lrb_record_disable_cpu(tb->b, cpu),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test, lrb_record_enable_cpu(tb->b, cpu),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test, lrb_snapshot(tb->b, cpu, NULL), -EINVAL);
+	}
+
+	/* NULL buffer everywhere */
+	KUNIT_EXPECT_NULL(test, lrb_lock_reserve(NULL, 8));
+	KUNIT_EXPECT_EQ(test, lrb_write(NULL, 8, page), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_unlock_commit(NULL, NULL), -EINVAL);
+	KUNIT_EXPECT_NULL(test, lrb_consume(NULL, 0, NULL, NULL));
+	KUNIT_EXPECT_EQ(test, lrb_resize(NULL, PAGE_SIZE), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_set_clock(NULL, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_record_enable(NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_size(NULL), 0UL);
+	KUNIT_EXPECT_TRUE(test, lrb_empty(NULL));
+	KUNIT_EXPECT_EQ(test, lrb_entries(NULL), 0UL);
+	lrb_stats(NULL, &st);
+	KUNIT_EXPECT_EQ(test, st.committed, 0UL);
+	lrb_reset(NULL);
+	lrb_record_disable(NULL);
+	lrb_read_finish(NULL);
+	lrb_iter_advance(NULL);
+	KUNIT_EXPECT_NULL(test, lrb_iter_peek(NULL, NULL));
+
+	/* Bad read_page arguments leave the page where it is */
+	KUNIT_EXPECT_EQ(test, lrb_read_page(tb->b, NULL, PAGE_SIZE, 0, false),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_read_page(tb->b, &page, 8, 0, false),
+			-EINVAL);
+	KUNIT_EXPECT_NOT_ERR_OR_NULL(test, page);
+	lrb_free_read_page(tb->b, 0, page);
+	lrb_free_read_page(tb->b, 0, NULL);
+}
+
+/* ---- writing and reading ------------------------------------------------ */
+
+static void reserve_bad_length_changes_nothing(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, LRB_FL_OVERWRITE);
+	struct lrb_snapshot *before, *after;
+	int cpu;
+
+	before = kunit_kzalloc(test, sizeof(*before), GFP_KERNEL);
+	after = kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, before);
+	KUNIT_ASSERT_NOT_NULL(test, after);
+
+	cpu = lrb_pin();
+	KUNIT_EXPECT_EQ(test, 0, lrb_tb_write(tb, 16));
+	KUNIT_EXPECT_EQ(test, 0, lrb_snapshot(tb->b, cpu, before));
+	KUNIT_EXPECT_NULL(test, lrb_lock_reserve(tb->b, 0));
+	KUNIT_EXPECT_NULL(test, lrb_lock_reserve(tb->b, MAXP + 1));
+	KUNIT_EXPECT_NULL(test, lrb_lock_reserve(tb->b, ULONG_MAX));
+	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, 0, before), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, MAXP + 1, before), -EINVAL);
+	KUNIT_EXPECT_EQ(test, 0, lrb_snapshot(tb->b, cpu, after));
+	lrb_unpin();
+
+	KUNIT_EXPECT_EQ(test, lrb_max_payload(), (unsigned int)MAXP);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(before, after, sizeof(*before)));
+	KUNIT_EXPECT_EQ(test, after->stats.committed, 1UL);
+	KUNIT_EXPECT_EQ(test, after->stats.dropped + after->stats.rejected +
+			after->stats.commit_overrun, 0UL);
+}
+
+struct lrb_size_param {
+	unsigned long	flags;
+	unsigned int	len;
+	const char	*name;
+};
+
+static const struct lrb_size_param lrb_size_params[] = {
+	{ 0, 1, "pc_len_1" },
+	{ 0, 4, "pc_len_4" },
+	{ 0, 5, "pc_len_5" },
+	{ 0, 112, "pc_len_112_largest_small" },
+	{ 0, 113, "pc_len_113_first_large" },
+	{ 0, MAXP, "pc_len_largest" },
+	{ LRB_FL_OVERWRITE, 1, "ow_len_1" },
+	{ LRB_FL_OVERWRITE, 4, "ow_len_4" },
+	{ LRB_FL_OVERWRITE, 113, "ow_len_113" },
+	{ LRB_FL_OVERWRITE, MAXP, "ow_len_largest" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(lrb_size, lrb_size_params, name);
+
+static void write_read_payload_sizes(struct kunit *test)
+{
+	const struct lrb_size_param *p = test->param_value;
+	struct lrb_tb *tb = lrb_api_tb(test, 4 * CAP, p->flags);
+	struct lrb_event *ev;
+	unsigned int n = 3;
+	int cpu;
+
+	cpu = lrb_pin();
+	lrb_write_n(test, tb, n, p->len);
+	KUNIT_EXPECT_EQ(test, lrb_entries_cpu(tb->b, cpu), (unsigned long)n);
+	KUNIT_EXPECT_FALSE(test, lrb_empty_cpu(tb->b, cpu));
+	lrb_expect_read(test, tb, cpu, 0, n, p->len);
+	ev = lrb_consume(tb->b, cpu, NULL, NULL);
+	KUNIT_EXPECT_NULL(test, ev);
+	KUNIT_EXPECT_EQ(test, lrb_read_events_cpu(tb->b, cpu), (unsigned long)n);
+	KUNIT_EXPECT_TRUE(test, lrb_empty_cpu(tb->b, cpu));
+	lrb_unpin();
+}
+
+static void max_payload_needs_page_start(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 3 * CAP, 0);
+	struct lrb_snapshot *snap;
+	unsigned long lost;
+	struct lrb_event *ev;
+	int cpu;
+
+	snap = kunit_kzalloc(test, sizeof(*snap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, snap);
+	cpu = lrb_pin();
+	/* A small event first: the largest one no longer fits on page 1 */
+	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 4));
+	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, MAXP));
+	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, snap));
+	lrb_kunit_render(test, snap, "after a small and a largest event:");
+	/* p1 padded to its end, p2 exactly full with the large event */
+	KUNIT_EXPECT_EQ(test, snap->page[1].write, (unsigned long)CAP);
+	KUNIT_EXPECT_EQ(test, snap->page[1].entries, 1UL);
+	KUNIT_EXPECT_EQ(test, snap->page[2].write, (unsigned long)CAP);
+	KUNIT_EXPECT_EQ(test, snap->page[2].entries, 1UL);
+	KUNIT_EXPECT_EQ(test, snap->tail, 2U);
+
+	ev = lrb_consume(tb->b, cpu, NULL, &lost);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev), 4, 0));
+	ev = lrb_consume(tb->b, cpu, NULL, &lost);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_EQ(test, lrb_event_length(ev), (unsigned int)MAXP);
+	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev), MAXP,
+						     1));
+	lrb_unpin();
+}
+
+static void page_end_padding(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 4 * CAP, 0);
+	unsigned int per_page = CAP / 104, small;
+	struct lrb_snapshot *snap;
+	int cpu;
+
+	snap = kunit_kzalloc(test, sizeof(*snap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, snap);
+	cpu = lrb_pin();
+
+	/* 104-byte events leave a gap of at least 8: a padding event */
+	lrb_write_n(test, tb, per_page + 1, 100);
+	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, snap));
+	KUNIT_EXPECT_NE(test, CAP % 104, 0UL);
+	KUNIT_EXPECT_EQ(test, snap->page[1].write, (unsigned long)CAP);
+	KUNIT_EXPECT_EQ(test, snap->page[1].commit, (unsigned long)CAP);
+	KUNIT_EXPECT_EQ(test, snap->page[1].entries, (unsigned long)per_page);
+	KUNIT_EXPECT_EQ(test, snap->page[2].write, 104UL);
+
+	/* 12 bytes then 8-byte events leave 4 bytes: the page ends early */
+	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 8));
+	small = (CAP - 104 - 12 - 4) / 8;
+	lrb_write_n(test, tb, small, 4);
+	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, snap));
+	KUNIT_EXPECT_EQ(test, snap->page[2].write, (unsigned long)CAP - 4);
+	KUNIT_EXPECT_EQ(test, snap->tail, 2U);
+	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 4));
+	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, snap));
+	lrb_kunit_render(test, snap, "after a page-end padding and a null padding:");
+	KUNIT_EXPECT_EQ(test, snap->tail, 3U);
+	KUNIT_EXPECT_EQ(test, snap->page[2].write, (unsigned long)CAP - 4);
+	KUNIT_EXPECT_EQ(test, snap->page[2].commit, (unsigned long)CAP - 4);
+	KUNIT_EXPECT_EQ(test, snap->page[3].write, 8UL);
+
+	/* Readers skip both kinds of padding */
+	lrb_expect_read(test, tb, cpu, 0, per_page + 1, 100);
+	lrb_expect_read(test, tb, cpu, per_page + 1, 1, 8);
+	lrb_expect_read(test, tb, cpu, per_page + 2, small + 1, 4);
+	lrb_unpin();
+}
+
+static void peek_then_consume_same_event(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	struct lrb_event *a, *b;
+	unsigned long lost_a, lost_b;
+	u64 ts_a, ts_b;
+	int cpu;
+
+	cpu = lrb_pin();
+	KUNIT_EXPECT_NULL(test, lrb_peek(tb->b, cpu, &ts_a, &lost_a));
+	lrb_write_n(test, tb, 2, 32);
+	a = lrb_peek(tb->b, cpu, &ts_a, &lost_a);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_PTR_EQ(test, a, lrb_peek(tb->b, cpu, NULL, NULL));
+	b = lrb_consume(tb->b, cpu, &ts_b, &lost_b);
+	KUNIT_EXPECT_PTR_EQ(test, a, b);
+	KUNIT_EXPECT_EQ(test, ts_a, ts_b);
+	KUNIT_EXPECT_EQ(test, lost_a, lost_b);
+	KUNIT_EXPECT_EQ(test, lrb_kunit_payload_seq(lrb_event_data(b)), 0U);
+	b = lrb_peek(tb->b, cpu, NULL, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_EQ(test, lrb_kunit_payload_seq(lrb_event_data(b)), 1U);
+	KUNIT_EXPECT_EQ(test, lrb_read_events_cpu(tb->b, cpu), 1UL);
+	lrb_unpin();
+}
+
+static void write_return_codes(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	char data[64] = { 1, 2, 3 };
+	struct lrb_event *ev;
+	int cpu, i, ret = 0;
+
+	tb->counted = false;
+	cpu = lrb_pin();
+	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, sizeof(data), data), 0);
+	ev = lrb_consume(tb->b, cpu, NULL, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(lrb_event_data(ev), data, sizeof(data)));
+
+	lrb_record_disable(tb->b);
+	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, sizeof(data), data), -EPERM);
+	KUNIT_EXPECT_EQ(test, lrb_record_enable(tb->b), 0);
+
+	for (i = 0; i < 1000 && !ret; i++)
+		ret = lrb_write(tb->b, sizeof(data), data);
+	KUNIT_EXPECT_EQ(test, ret, -ENOSPC);
+	KUNIT_EXPECT_EQ(test, lrb_dropped_cpu(tb->b, cpu), 1UL);
+	lrb_unpin();
+}
+
+static void commit_misuse(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	struct lrb_snapshot *before, *after;
+	struct lrb_event *ev;
+	int cpu;
+
+	before = kunit_kzalloc(test, sizeof(*before), GFP_KERNEL);
+	after = kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, before);
+	KUNIT_ASSERT_NOT_NULL(test, after);
+	cpu = lrb_pin();
+	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 8));
+	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, before));
+	ev = lrb_peek(tb->b, cpu, NULL, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	/* No reservation pending on this CPU: refused, nothing changes */
+	KUNIT_EXPECT_EQ(test, lrb_unlock_commit(tb->b, ev), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_unlock_commit(tb->b, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, 0, lrb_snapshot(tb->b, cpu, after));
+	lrb_unpin();
+	KUNIT_EXPECT_EQ(test, 0, memcmp(before, after, sizeof(*before)));
+}
+
+/* ---- modes -------------------------------------------------------------- */
+
+static void producer_consumer_full_drops(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	unsigned int per_page = CAP / 104, i, n = 0;
+	struct lrb_stats st;
+	int cpu;
+
+	cpu = lrb_pin();
+	for (i = 0; i < 3 * per_page; i++)
+		if (!lrb_tb_write(tb, 100))
+			n++;
+	/* Two ring pages full; the reader page is not written to */
+	KUNIT_EXPECT_EQ(test, n, 2 * per_page);
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, st.dropped, (unsigned long)(3 * per_page - n));
+	KUNIT_EXPECT_EQ(test, st.overrun, 0UL);
+	KUNIT_EXPECT_EQ(test, st.commit_overrun, 0UL);
+	lrb_kunit_dump(test, tb->b, cpu, "producer/consumer buffer full:");
+
+	/* Reading one page makes room for exactly one page */
+	lrb_expect_read(test, tb, cpu, 0, per_page, 100);
+	n = 0;
+	for (i = 0; i < 2 * per_page; i++)
+		if (!lrb_tb_write(tb, 100))
+			n++;
+	KUNIT_EXPECT_EQ(test, n, per_page);
+	lrb_expect_read(test, tb, cpu, per_page, 2 * per_page, 100);
+	lrb_unpin();
+}
+
+static void overwrite_full_counts_overrun_and_lost(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, LRB_FL_OVERWRITE);
+	unsigned int per_page = CAP / 104, total = 5 * per_page + 3, i;
+	unsigned long lost, first_lost = 0;
+	struct lrb_event *ev;
+	struct lrb_stats st;
+	u32 seq, expect;
+	int cpu;
+
+	cpu = lrb_pin();
+	lrb_write_n(test, tb, total, 100);
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, st.dropped, 0UL);
+	KUNIT_EXPECT_GT(test, st.overrun, 0UL);
+	KUNIT_EXPECT_EQ(test, st.overrun % per_page, 0UL);
+	KUNIT_EXPECT_EQ(test, st.pages_lost, st.overrun / per_page);
+	KUNIT_EXPECT_EQ(test, st.entries + st.overrun, (unsigned long)total);
+	lrb_kunit_dump(test, tb->b, cpu, "overwrite buffer after wrapping:");
+
+	/* The oldest surviving event comes first, with the loss before it */
+	ev = lrb_consume(tb->b, cpu, NULL, &first_lost);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	seq = lrb_kunit_payload_seq(lrb_event_data(ev));
+	KUNIT_EXPECT_EQ(test, (unsigned long)seq, st.overrun);
+	KUNIT_EXPECT_EQ(test, first_lost, st.overrun);
+	for (expect = seq + 1; expect < total; expect++) {
+		ev = lrb_consume(tb->b, cpu, NULL, &lost);
+		KUNIT_ASSERT_NOT_NULL(test, ev);
+		KUNIT_EXPECT_EQ(test, lrb_kunit_payload_seq(lrb_event_data(ev)),
+				expect);
+		KUNIT_EXPECT_EQ(test, lost, 0UL);
+	}
+
+	/* Loss between two reads is reported once, exactly */
+	lrb_write_n(test, tb, 1, 100);
+	ev = lrb_consume(tb->b, cpu, NULL, &lost);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_EQ(test, lost, 0UL);
+	for (i = 0; i < 4 * per_page; i++)
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 100));
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	ev = lrb_consume(tb->b, cpu, NULL, &lost);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	seq = lrb_kunit_payload_seq(lrb_event_data(ev));
+	KUNIT_EXPECT_EQ(test, (unsigned long)(seq - (total + 1)), lost);
+	KUNIT_EXPECT_EQ(test, lost + first_lost, st.overrun);
+	lrb_unpin();
+}
+
+/* ---- time --------------------------------------------------------------- */
+
+static void time_extend_with_injected_clock(struct kunit *test)
+{
+	static const u64 steps[] = {
+		0, 5, (1ULL << 27) - 1, 1ULL << 27, 1ULL << 40, 1, 0,
+		(1ULL << 27) + 1,
+	};
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	u64 t = 1000, expect[ARRAY_SIZE(steps)], ts;
+	unsigned int i, extends = 0, off;
+	struct lrb_data_page *page;
+	struct lrb_event *ev;
+	void *rpage;
+	int cpu;
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
+	cpu = lrb_pin();
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		t += steps[i];
+		expect[i] = t;
+		lrb_kunit_clock_set(t);
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 12));
+	}
+
+	/* The raw page: a time extend before each delta over 27 bits */
+	rpage = lrb_alloc_read_page(tb->b, cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rpage);
+	KUNIT_ASSERT_GT(test, lrb_read_page(tb->b, &rpage, PAGE_SIZE, cpu,
+					    false), 0);
+	page = rpage;
+	KUNIT_EXPECT_EQ(test, page->time_stamp, expect[0]);
+	for (off = 0; off < (local_read(&page->commit) & ~LRB_MISSED_FLAGS);) {
+		ev = (void *)&page->data[off];
+		if (ev->type_len == LRB_TYPE_TIME_EXTEND) {
+			extends++;
+			off += 8;
+		} else {
+			off += lrb_kunit_event_size(12);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, extends, 3U);
+	lrb_free_read_page(tb->b, cpu, rpage);
+
+	/* Read it again through consume, with exact time stamps */
+	lrb_reset(tb->b);
+	memset(tb->ok, 0, nr_cpu_ids * sizeof(*tb->ok));
+	memset(tb->next_seq, 0, nr_cpu_ids * sizeof(*tb->next_seq));
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		lrb_kunit_clock_set(expect[i]);
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 12));
+	}
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		ev = lrb_consume(tb->b, cpu, &ts, NULL);
+		KUNIT_ASSERT_NOT_NULL(test, ev);
+		KUNIT_EXPECT_EQ_MSG(test, ts, expect[i], "event %u", i);
+	}
+	lrb_unpin();
+	lrb_set_clock(tb->b, NULL);
+}
+
+static void clock_going_backwards_is_clamped(struct kunit *test)
+{
+	static const u64 clock[] = { 5000, 4000, 4500, 6000, 10, 6001 };
+	static const u64 expect[] = { 5000, 5000, 5000, 6000, 6000, 6001 };
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	unsigned int i;
+	u64 ts;
+	int cpu;
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
+	cpu = lrb_pin();
+	for (i = 0; i < ARRAY_SIZE(clock); i++) {
+		lrb_kunit_clock_set(clock[i]);
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 8));
+	}
+	for (i = 0; i < ARRAY_SIZE(clock); i++) {
+		KUNIT_ASSERT_NOT_NULL(test, lrb_consume(tb->b, cpu, &ts, NULL));
+		KUNIT_EXPECT_EQ_MSG(test, ts, expect[i], "event %u", i);
+	}
+	lrb_unpin();
+	lrb_set_clock(tb->b, NULL);
+}
+
+static void local_clock_is_the_default(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	u64 before, after, ts;
+	int cpu;
+
+	cpu = lrb_pin();
+	before = local_clock();
+	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 8));
+	after = local_clock();
+	KUNIT_ASSERT_NOT_NULL(test, lrb_consume(tb->b, cpu, &ts, NULL));
+	lrb_unpin();
+	KUNIT_EXPECT_GE(test, ts, before);
+	KUNIT_EXPECT_LE(test, ts, after);
+}
+
+/* ---- iterator ----------------------------------------------------------- */
+
+struct lrb_seen {
+	u64		ts;
+	u32		seq;
+	unsigned int	len;
+};
+
+static void iterator_matches_consume(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 3 * CAP, 0);
+	unsigned int n = 150, i, len;
+	struct lrb_seen *seen;
+	struct lrb_iter *iter;
+	struct lrb_event *ev;
+	struct lrb_stats st;
+	u64 ts;
+	int cpu;
+
+	seen = kunit_kcalloc(test, n, sizeof(*seen), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	cpu = lrb_pin();
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 8 + (i % 7) * 9));
+	/* Part of it already consumed: the iterator starts where reads are */
+	lrb_expect_read(test, tb, cpu, 0, 3, 8);
+
+	iter = lrb_read_start(tb->b, cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, iter);
+	for (i = 3; i < n; i++) {
+		ev = lrb_iter_peek(iter, &ts);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, ev, "iterator event %u", i);
+		seen[i].ts = ts;
+		seen[i].seq = lrb_kunit_payload_seq(lrb_event_data(ev));
+		seen[i].len = lrb_event_length(ev);
+		lrb_iter_advance(iter);
+	}
+	KUNIT_EXPECT_NULL(test, lrb_iter_peek(iter, NULL));
+	/* Recording is off on this CPU while iterating */
+	KUNIT_EXPECT_EQ(test, lrb_tb_write(tb, 8), -ENOSPC);
+	lrb_read_finish(iter);
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, st.rejected, 1UL);
+	KUNIT_EXPECT_EQ(test, st.read, 3UL);
+
+	for (i = 3; i < n; i++) {
+		len = 8 + (i % 7) * 9;
+		ev = lrb_consume(tb->b, cpu, &ts, NULL);
+		KUNIT_ASSERT_NOT_NULL(test, ev);
+		KUNIT_EXPECT_EQ(test, seen[i].seq, i);
+		KUNIT_EXPECT_EQ(test, lrb_kunit_payload_seq(lrb_event_data(ev)),
+				seen[i].seq);
+		KUNIT_EXPECT_EQ(test, seen[i].len, ALIGN(len, 4));
+		KUNIT_EXPECT_EQ(test, ts, seen[i].ts);
+		KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev),
+							     len, i));
+	}
+	lrb_unpin();
+}
+
+static void iterator_restarts_after_consume(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	struct lrb_iter *iter;
+	struct lrb_event *ev;
+	int cpu;
+
+	cpu = lrb_pin();
+	lrb_write_n(test, tb, 5, 16);
+	lrb_unpin();
+	iter = lrb_read_start(tb->b, cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, iter);
+	ev = lrb_iter_peek(iter, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_EQ(test, lrb_kunit_payload_seq(lrb_event_data(ev)), 0U);
+	lrb_iter_advance(iter);
+	KUNIT_ASSERT_NOT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
+	KUNIT_ASSERT_NOT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
+	KUNIT_ASSERT_NOT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
+	ev = lrb_iter_peek(iter, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_EQ(test, lrb_kunit_payload_seq(lrb_event_data(ev)), 3U);
+	lrb_read_finish(iter);
+}
+
+/* ---- whole pages -------------------------------------------------------- */
+
+/* Parse a page from lrb_read_page(): count data events, check them */
+static unsigned int lrb_parse_page(struct kunit *test, void *data, u32 first,
+				   unsigned int len)
+{
+	struct lrb_data_page *page = data;
+	unsigned long commit = local_read(&page->commit) & ~LRB_MISSED_FLAGS;
+	unsigned int off = 0, n = 0;
+	struct lrb_event *ev;
+
+	while (off < commit) {
+		ev = (void *)&page->data[off];
+		if (ev->type_len == LRB_TYPE_PADDING) {
+			/* Only at the end of a page */
+			KUNIT_EXPECT_EQ(test, ev->time_delta ?
+					off + ev->array[0] + 4 : commit,
+					(unsigned int)commit);
+			off = commit;
+			break;
+		}
+		KUNIT_ASSERT_LE(test, (unsigned int)ev->type_len,
+				LRB_TYPE_DATA_TYPE_LEN_MAX);
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      lrb_kunit_payload_ok(lrb_event_data(ev),
+							   len, first + n),
+				      "event %u in page", n);
+		off += lrb_kunit_event_size(len);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, off, (unsigned int)commit);
+	return n;
+}
+
+static void read_page_swaps_full_copies_partial(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 3 * CAP, 0);
+	unsigned int per_page = CAP / 104;
+	void *given, *page;
+	int cpu, ret;
+
+	cpu = lrb_pin();
+	lrb_write_n(test, tb, per_page + 3, 100);
+	page = lrb_alloc_read_page(tb->b, cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
+	given = page;
+
+	/* A full page whose writer left: swapped, not copied */
+	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false);
+	KUNIT_EXPECT_EQ(test, ret, (int)CAP);
+	KUNIT_EXPECT_PTR_NE(test, page, given);
+	KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, 0, 100), per_page);
+	KUNIT_EXPECT_EQ(test, lrb_read_events_cpu(tb->b, cpu),
+			(unsigned long)per_page);
+
+	/* The commit page: copied, and only with full == false */
+	given = page;
+	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, true);
+	KUNIT_EXPECT_EQ(test, ret, -ENODATA);
+	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false);
+	KUNIT_EXPECT_EQ(test, ret, (int)(3 * 104));
+	KUNIT_EXPECT_PTR_EQ(test, page, given);
+	KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, per_page, 100), 3U);
+
+	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false);
+	KUNIT_EXPECT_EQ(test, ret, -ENODATA);
+
+	/* A small buffer takes what fits, the rest stays to be read */
+	lrb_write_n(test, tb, 3, 100);
+	ret = lrb_read_page(tb->b, &page, 16 + 2 * 104 + 50, cpu, false);
+	KUNIT_EXPECT_EQ(test, ret, 2 * 104);
+	KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, per_page + 3, 100), 2U);
+	ret = lrb_read_page(tb->b, &page, 16 + 50, cpu, false);
+	KUNIT_EXPECT_EQ(test, ret, -ENOSPC);
+	lrb_expect_read(test, tb, cpu, per_page + 5, 1, 100);
+	lrb_free_read_page(tb->b, cpu, page);
+	lrb_unpin();
+}
+
+static void read_page_reports_missed_events(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, LRB_FL_OVERWRITE);
+	unsigned int per_page = CAP / 104;
+	struct lrb_data_page *dp;
+	unsigned long missed, commit;
+	struct lrb_stats st;
+	void *page;
+	int cpu, ret;
+
+	cpu = lrb_pin();
+	lrb_write_n(test, tb, 4 * per_page + 1, 100);
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_ASSERT_GT(test, st.overrun, 0UL);
+	page = lrb_alloc_read_page(tb->b, cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
+	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false);
+	KUNIT_ASSERT_GT(test, ret, 0);
+	dp = page;
+	commit = local_read(&dp->commit);
+	KUNIT_EXPECT_TRUE(test, commit & LRB_MISSED_EVENTS);
+	KUNIT_EXPECT_EQ(test, (unsigned long)ret, commit & ~LRB_MISSED_FLAGS);
+	/* A full page has no room left for the count */
+	if (commit & LRB_MISSED_STORED) {
+		memcpy(&missed, &dp->data[ret], sizeof(missed));
+		KUNIT_EXPECT_EQ(test, missed, st.overrun);
+	}
+	KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, st.overrun, 100),
+			(unsigned int)ret / 104);
+	/* The next page is not flagged */
+	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false);
+	KUNIT_ASSERT_GT(test, ret, 0);
+	dp = page;
+	KUNIT_EXPECT_FALSE(test, local_read(&dp->commit) & LRB_MISSED_FLAGS);
+	lrb_free_read_page(tb->b, cpu, page);
+	lrb_unpin();
+}
+
+/*
+ * Pages for the host-side libtraceevent check: print them in hex with what
+ * was written (sequence number, time stamp and length; the payload bytes
+ * follow from lrb_kunit_fill()), so that tools/kbuffer-check decodes them
+ * with kbuffer and compares every event. Several pages with small and large
+ * events, time extends and page-end padding.
+ */
+static void read_page_hexdump_for_kbuffer(struct kunit *test)
+{
+	static const unsigned int lens[] = { 1, 4, 13, 112, 113, 300, 1000 };
+	struct lrb_tb *tb = lrb_api_tb(test, 4 * CAP, 0);
+	unsigned int n, off, pages = 0, events = 50;
+	char hex[2 * 32 + 1];
+	u64 t = 1000000;
+	void *page;
+	int cpu, ret;
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
+	cpu = lrb_pin();
+	lrb_kunit_line(test, "lrb-kbuffer-begin page_size=%lu long=%zu",
+		       PAGE_SIZE, sizeof(long));
+	for (n = 0; n < events; n++) {
+		unsigned int len = lens[n % ARRAY_SIZE(lens)];
+
+		t += (n % 5 == 4) ? (1ULL << 27) + n : 3 + n;
+		lrb_kunit_clock_set(t);
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write_seq(tb, len, n));
+		lrb_kunit_line(test, "lrb-kbuffer-event seq=%u ts=%llu len=%u",
+			       n, t, len);
+	}
+	page = lrb_alloc_read_page(tb->b, cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
+	while ((ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false)) > 0) {
+		lrb_kunit_line(test, "lrb-kbuffer-page %u bytes=%lu", pages++,
+			       PAGE_SIZE);
+		for (off = 0; off < PAGE_SIZE; off += 32) {
+			bin2hex(hex, (u8 *)page + off, 32)[0] = '\0';
+			lrb_kunit_line(test, "lrb-kbuffer-hex %04x %s", off, hex);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, ret, -ENODATA);
+	lrb_kunit_line(test, "lrb-kbuffer-end events=%u pages=%u", events,
+		       pages);
+	KUNIT_EXPECT_GE(test, pages, 3U);
+	KUNIT_EXPECT_EQ(test, lrb_read_events_cpu(tb->b, cpu),
+			(unsigned long)events);
+	lrb_free_read_page(tb->b, cpu, page);
+	lrb_unpin();
+	lrb_set_clock(tb->b, NULL);
+}
+
+/* ---- reset, recording, resize, empty ------------------------------------ */
+
+static void reset_discards_and_zeroes(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, LRB_FL_OVERWRITE);
+	struct lrb_snapshot *snap;
+	struct lrb_stats st;
+	int cpu;
+
+	snap = kunit_kzalloc(test, sizeof(*snap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, snap);
+	cpu = lrb_pin();
+	lrb_write_n(test, tb, 200, 64);
+	KUNIT_EXPECT_NOT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
+	lrb_unpin();
+
+	lrb_reset(tb->b);
+	memset(tb->ok, 0, nr_cpu_ids * sizeof(*tb->ok));
+	memset(tb->next_seq, 0, nr_cpu_ids * sizeof(*tb->next_seq));
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, st.committed + st.read + st.overrun + st.entries +
+			st.pages_lost + st.dropped, 0UL);
+	KUNIT_EXPECT_TRUE(test, lrb_empty(tb->b));
+	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, snap));
+	KUNIT_EXPECT_EQ(test, snap->reader, 0U);
+	KUNIT_EXPECT_EQ(test, snap->head, 1U);
+	KUNIT_EXPECT_EQ(test, snap->tail, 1U);
+	KUNIT_EXPECT_EQ(test, snap->commit, 1U);
+
+	cpu = lrb_pin();
+	lrb_write_n(test, tb, 3, 64);
+	lrb_expect_read(test, tb, cpu, 0, 3, 64);
+	lrb_unpin();
+}
+
+static long lrb_write_on_cpu(void *data)
+{
+	struct lrb_tb *tb = data;
+
+	return lrb_tb_write(tb, 24);
+}
+
+static void reset_cpu_only_that_cpu(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	int a, b;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 online CPUs, %u online",
+			   num_online_cpus());
+	a = cpumask_first(cpu_online_mask);
+	b = cpumask_next(a, cpu_online_mask);
+	KUNIT_ASSERT_EQ(test, 0L, work_on_cpu(a, lrb_write_on_cpu, tb));
+	KUNIT_ASSERT_EQ(test, 0L, work_on_cpu(b, lrb_write_on_cpu, tb));
+	KUNIT_ASSERT_EQ(test, 0L, work_on_cpu(b, lrb_write_on_cpu, tb));
+	KUNIT_EXPECT_EQ(test, lrb_entries(tb->b), 3UL);
+
+	KUNIT_EXPECT_EQ(test, 0, lrb_reset_cpu(tb->b, b));
+	tb->ok[b] = 0;
+	KUNIT_EXPECT_EQ(test, lrb_entries_cpu(tb->b, a), 1UL);
+	KUNIT_EXPECT_EQ(test, lrb_entries_cpu(tb->b, b), 0UL);
+	KUNIT_EXPECT_TRUE(test, lrb_empty_cpu(tb->b, b));
+	KUNIT_EXPECT_FALSE(test, lrb_empty_cpu(tb->b, a));
+}
+
+static void record_disable_and_enable(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	struct lrb_stats st;
+	int cpu;
+
+	cpu = lrb_pin();
+	lrb_record_disable(tb->b);
+	lrb_record_disable(tb->b);
+	KUNIT_EXPECT_NULL(test, lrb_lock_reserve(tb->b, 8));
+	tb->failed[cpu]++;
+	KUNIT_EXPECT_EQ(test, lrb_record_enable(tb->b), 0);
+	KUNIT_EXPECT_EQ(test, lrb_tb_write(tb, 8), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, lrb_record_enable(tb->b), 0);
+	KUNIT_EXPECT_EQ(test, lrb_record_enable(tb->b), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_tb_write(tb, 8), 0);
+
+	KUNIT_EXPECT_EQ(test, lrb_record_disable_cpu(tb->b, cpu), 0);
+	KUNIT_EXPECT_EQ(test, lrb_tb_write(tb, 8), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, lrb_record_enable_cpu(tb->b, cpu), 0);
+	KUNIT_EXPECT_EQ(test, lrb_record_enable_cpu(tb->b, cpu), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_tb_write(tb, 8), 0);
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, st.rejected, 3UL);
+	KUNIT_EXPECT_EQ(test, st.committed, 2UL);
+	lrb_expect_read(test, tb, cpu, 0, 2, 8);
+	lrb_unpin();
+}
+
+static void resize_grow_keeps_events(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	unsigned int per_page = CAP / 104;
+	int cpu;
+
+	cpu = lrb_pin();
+	lrb_write_n(test, tb, per_page + 5, 100);
+	lrb_expect_read(test, tb, cpu, 0, 2, 100);
+	lrb_unpin();
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_resize(tb->b, 5 * CAP));
+	KUNIT_EXPECT_EQ(test, lrb_size(tb->b), 5 * CAP);
+	lrb_kunit_dump(test, tb->b, cpu, "after growing from 2 to 5 pages:");
+	KUNIT_EXPECT_TRUE(test, lrb_kunit_ring_sane(test, tb->b, cpu));
+
+	/* Everything is still there, and there is room for 5 pages now */
+	cpu = lrb_pin();
+	lrb_write_n(test, tb, 3 * per_page, 100);
+	lrb_expect_read(test, tb, cpu, 2, 4 * per_page + 3, 100);
+	lrb_unpin();
+}
+
+static void resize_shrink_drops_oldest(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 5 * CAP, 0);
+	unsigned int per_page = CAP / 104;
+	unsigned long lost;
+	struct lrb_event *ev;
+	struct lrb_stats st;
+	int cpu;
+
+	cpu = lrb_pin();
+	lrb_write_n(test, tb, 4 * per_page + 2, 100);
+	lrb_unpin();
+
+	/* 5 ring pages: p1..p4 full, p5 holds 2; keep 2: p4 and p5 */
+	KUNIT_ASSERT_EQ(test, 0, lrb_resize(tb->b, 2 * CAP));
+	lrb_kunit_dump(test, tb->b, cpu, "after shrinking from 5 to 2 pages:");
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, st.overrun, 3UL * per_page);
+	KUNIT_EXPECT_EQ(test, st.entries, per_page + 2UL);
+	KUNIT_EXPECT_EQ(test, lrb_size(tb->b), 2 * CAP);
+
+	cpu = lrb_pin();
+	ev = lrb_consume(tb->b, cpu, NULL, &lost);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_EQ(test, lrb_kunit_payload_seq(lrb_event_data(ev)),
+			3 * per_page);
+	KUNIT_EXPECT_EQ(test, lost, 3UL * per_page);
+	lrb_expect_read(test, tb, cpu, 3 * per_page + 1, per_page + 1, 100);
+	lrb_unpin();
+
+	/* Shrinking an empty ring loses nothing */
+	KUNIT_ASSERT_EQ(test, 0, lrb_resize(tb->b, 5 * CAP));
+	KUNIT_ASSERT_EQ(test, 0, lrb_resize(tb->b, 3 * CAP));
+	KUNIT_EXPECT_EQ(test, lrb_overrun_cpu(tb->b, cpu), 3UL * per_page);
+}
+
+static void resize_bad_size_changes_nothing(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 3 * CAP, 0);
+	int cpu;
+
+	cpu = lrb_pin();
+	lrb_write_n(test, tb, 10, 40);
+	lrb_unpin();
+	KUNIT_EXPECT_EQ(test, lrb_resize(tb->b, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_resize(tb->b, ULONG_MAX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_size(tb->b), 3 * CAP);
+	KUNIT_EXPECT_EQ(test, lrb_resize(tb->b, 3 * CAP), 0);
+	cpu = lrb_pin();
+	lrb_expect_read(test, tb, cpu, 0, 10, 40);
+	lrb_unpin();
+}
+
+static void empty_transitions(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	unsigned int per_page = CAP / 104;
+	int cpu;
+
+	cpu = lrb_pin();
+	KUNIT_EXPECT_TRUE(test, lrb_empty(tb->b));
+	KUNIT_EXPECT_TRUE(test, lrb_empty_cpu(tb->b, cpu));
+	lrb_write_n(test, tb, 1, 100);
+	KUNIT_EXPECT_FALSE(test, lrb_empty(tb->b));
+	KUNIT_EXPECT_FALSE(test, lrb_empty_cpu(tb->b, cpu));
+	lrb_expect_read(test, tb, cpu, 0, 1, 100);
+	/* The reader met the commit on its own page */
+	KUNIT_EXPECT_TRUE(test, lrb_empty_cpu(tb->b, cpu));
+	lrb_write_n(test, tb, per_page, 100);
+	KUNIT_EXPECT_FALSE(test, lrb_empty_cpu(tb->b, cpu));
+	lrb_expect_read(test, tb, cpu, 1, per_page, 100);
+	KUNIT_EXPECT_TRUE(test, lrb_empty(tb->b));
+	lrb_unpin();
+}
+
+static void stats_per_cpu_and_totals(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	struct lrb_stats st, sum = {};
+	unsigned int n = 0;
+	int cpu, i;
+
+	for_each_online_cpu(cpu) {
+		for (i = 0; i <= cpu % 3; i++) {
+			KUNIT_ASSERT_EQ(test, 0L,
+					work_on_cpu(cpu, lrb_write_on_cpu, tb));
+			n++;
+		}
+	}
+	for_each_possible_cpu(cpu) {
+		KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+		KUNIT_EXPECT_EQ(test, st.committed,
+				cpu_online(cpu) ? cpu % 3 + 1UL : 0UL);
+		sum.committed += st.committed;
+		sum.entries += st.entries;
+	}
+	lrb_stats(tb->b, &st);
+	KUNIT_EXPECT_EQ(test, st.committed, (unsigned long)n);
+	KUNIT_EXPECT_EQ(test, st.committed, sum.committed);
+	KUNIT_EXPECT_EQ(test, lrb_entries(tb->b), sum.entries);
+	KUNIT_EXPECT_EQ(test, lrb_overruns(tb->b), 0UL);
+}
+
+static struct kunit_case lrb_api_cases[] = {
+	KUNIT_CASE(alloc_rejects_bad_arguments),
+	KUNIT_CASE(alloc_rounds_size_to_pages),
+	KUNIT_CASE(null_and_bad_cpu_arguments),
+	KUNIT_CASE(reserve_bad_length_changes_nothing),
+	KUNIT_CASE_PARAM(write_read_payload_sizes, lrb_size_gen_params),
+	KUNIT_CASE(max_payload_needs_page_start),
+	KUNIT_CASE(page_end_padding),
+	KUNIT_CASE(peek_then_consume_same_event),
+	KUNIT_CASE(write_return_codes),
+	KUNIT_CASE(commit_misuse),
+	KUNIT_CASE(producer_consumer_full_drops),
+	KUNIT_CASE(overwrite_full_counts_overrun_and_lost),
+	KUNIT_CASE(time_extend_with_injected_clock),
+	KUNIT_CASE(clock_going_backwards_is_clamped),
+	KUNIT_CASE(local_clock_is_the_default),
+	KUNIT_CASE(iterator_matches_consume),
+	KUNIT_CASE(iterator_restarts_after_consume),
+	KUNIT_CASE(read_page_swaps_full_copies_partial),
+	KUNIT_CASE(read_page_reports_missed_events),
+	KUNIT_CASE(read_page_hexdump_for_kbuffer),
+	KUNIT_CASE(reset_discards_and_zeroes),
+	KUNIT_CASE(reset_cpu_only_that_cpu),
+	KUNIT_CASE(record_disable_and_enable),
+	KUNIT_CASE(resize_grow_keeps_events),
+	KUNIT_CASE(resize_shrink_drops_oldest),
+	KUNIT_CASE(resize_bad_size_changes_nothing),
+	KUNIT_CASE(empty_transitions),
+	KUNIT_CASE(stats_per_cpu_and_totals),
+	{}
+};
+
+static struct kunit_suite lrb_api_suite = {
+	.name = "lrb_api",
+	.test_cases = lrb_api_cases,
+};
+
+kunit_test_suite(lrb_api_suite);

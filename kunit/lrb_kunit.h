@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared helpers of the lockless ring buffer KUnit suites: test buffers that
+ * count what the test wrote, payloads that can be checked byte by byte, an
+ * injectable clock, the ring renderer in the design document's notation and
+ * the checks every case runs at its end.
+ */
+#ifndef _LRB_KUNIT_H
+#define _LRB_KUNIT_H
+
+#include <kunit/test.h>
+#include <linux/lockless_ring_buffer.h>
+#include <linux/lockless_ring_buffer_test.h>
+
+/* Print one line into the KUnit log as a diagnostic ("# ...") line */
+#define lrb_kunit_line(test, fmt, ...) \
+	kunit_log(KERN_INFO, test, KUNIT_SUBTEST_INDENT "# " fmt, ##__VA_ARGS__)
+
+/**
+ * struct lrb_tb - a buffer under test and what the test did to it
+ * @b: the buffer
+ * @ok: per CPU, writes the test saw succeed
+ * @failed: per CPU, reserves the test saw fail
+ * @next_seq: per CPU, sequence number of the next payload
+ * @counted: whether @ok and @failed are complete (every write went through
+ *	lrb_tb_write()), so that the end-of-case check can compare them
+ */
+struct lrb_tb {
+	struct lrb_buffer	*b;
+	unsigned long		*ok;
+	unsigned long		*failed;
+	u32			*next_seq;
+	bool			counted;
+};
+
+struct lrb_tb *lrb_tb_alloc(struct kunit *test, unsigned long size,
+			    unsigned long flags);
+int lrb_tb_write(struct lrb_tb *tb, unsigned int len);
+int lrb_tb_write_seq(struct lrb_tb *tb, unsigned int len, u32 seq);
+void lrb_tb_check_end(struct kunit *test, struct lrb_tb *tb);
+
+void lrb_kunit_fill(void *dst, unsigned int len, u32 seq);
+bool lrb_kunit_payload_ok(const void *src, unsigned int len, u32 seq);
+u32 lrb_kunit_payload_seq(const void *src);
+
+u64 lrb_kunit_clock(void);
+void lrb_kunit_clock_set(u64 value);
+
+void lrb_kunit_render(struct kunit *test, const struct lrb_snapshot *snap,
+		      const char *title);
+void lrb_kunit_dump(struct kunit *test, struct lrb_buffer *b, int cpu,
+		    const char *title);
+bool lrb_kunit_ring_sane(struct kunit *test, struct lrb_buffer *b, int cpu);
+
+/* Capacity of a data page in bytes, as lrb stores events */
+#define LRB_KUNIT_CAPACITY	(PAGE_SIZE - sizeof(struct lrb_data_page))
+
+/* Stored size of an event with a payload of len bytes */
+static inline unsigned int lrb_kunit_event_size(unsigned int len)
+{
+	if (len > 4 * LRB_TYPE_DATA_TYPE_LEN_MAX)
+		len += 4;
+	return ALIGN(len + 4, 4);
+}
+
+#endif /* _LRB_KUNIT_H */

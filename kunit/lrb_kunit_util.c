@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers shared by the lockless ring buffer KUnit suites.
+ */
+
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "lrb_kunit.h"
+
+/* ---- payloads ----------------------------------------------------------- */
+
+static u8 lrb_kunit_byte(u32 seq, unsigned int i)
+{
+	return (seq * 131 + i * 7 + 1) & 0xff;
+}
+
+/**
+ * lrb_kunit_fill - fill a payload that lrb_kunit_payload_ok() can check
+ * @dst: the payload
+ * @len: its length
+ * @seq: sequence number; payloads of 4 bytes or more start with it
+ */
+void lrb_kunit_fill(void *dst, unsigned int len, u32 seq)
+{
+	u8 *p = dst;
+	unsigned int i = 0;
+
+	if (len >= sizeof(seq)) {
+		memcpy(p, &seq, sizeof(seq));
+		i = sizeof(seq);
+	}
+	for (; i < len; i++)
+		p[i] = lrb_kunit_byte(seq, i);
+}
+
+/**
+ * lrb_kunit_payload_ok - check a payload written by lrb_kunit_fill()
+ * @src: the payload
+ * @len: its length
+ * @seq: the sequence number it was written with
+ *
+ * Return: true if every byte is the one written.
+ */
+bool lrb_kunit_payload_ok(const void *src, unsigned int len, u32 seq)
+{
+	const u8 *p = src;
+	unsigned int i = 0;
+
+	if (len >= sizeof(seq)) {
+		if (memcmp(p, &seq, sizeof(seq)))
+			return false;
+		i = sizeof(seq);
+	}
+	for (; i < len; i++)
+		if (p[i] != lrb_kunit_byte(seq, i))
+			return false;
+	return true;
+}
+
+/**
+ * lrb_kunit_payload_seq - sequence number of a payload of 4 bytes or more
+ * @src: the payload
+ *
+ * Return: the sequence number it was written with.
+ */
+u32 lrb_kunit_payload_seq(const void *src)
+{
+	u32 seq;
+
+	memcpy(&seq, src, sizeof(seq));
+	return seq;
+}
+
+/* ---- clock -------------------------------------------------------------- */
+
+static u64 lrb_kunit_now;
+
+/**
+ * lrb_kunit_clock - a clock that returns what the test set
+ *
+ * Return: the value given to lrb_kunit_clock_set().
+ */
+u64 lrb_kunit_clock(void)
+{
+	return READ_ONCE(lrb_kunit_now);
+}
+
+/**
+ * lrb_kunit_clock_set - set what lrb_kunit_clock() returns
+ * @value: the time
+ */
+void lrb_kunit_clock_set(u64 value)
+{
+	WRITE_ONCE(lrb_kunit_now, value);
+}
+
+/* ---- test buffers ------------------------------------------------------- */
+
+static void lrb_tb_free(void *data)
+{
+	lrb_free(data);
+}
+
+/**
+ * lrb_tb_alloc - allocate a buffer for a test, freed when the test ends
+ * @test: the test
+ * @size: bytes per CPU, as for lrb_alloc()
+ * @flags: as for lrb_alloc()
+ *
+ * Asserts that the allocation succeeds.
+ *
+ * Return: the test buffer.
+ */
+struct lrb_tb *lrb_tb_alloc(struct kunit *test, unsigned long size,
+			    unsigned long flags)
+{
+	struct lrb_tb *tb;
+	struct lrb_buffer *b;
+
+	tb = kunit_kzalloc(test, sizeof(*tb), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tb);
+	tb->ok = kunit_kcalloc(test, nr_cpu_ids, sizeof(*tb->ok), GFP_KERNEL);
+	tb->failed = kunit_kcalloc(test, nr_cpu_ids, sizeof(*tb->failed),
+				   GFP_KERNEL);
+	tb->next_seq = kunit_kcalloc(test, nr_cpu_ids, sizeof(*tb->next_seq),
+				     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tb->ok);
+	KUNIT_ASSERT_NOT_NULL(test, tb->failed);
+	KUNIT_ASSERT_NOT_NULL(test, tb->next_seq);
+
+	b = lrb_alloc(size, flags);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrb_tb_free, b));
+	tb->b = b;
+	tb->counted = true;
+	return tb;
+}
+
+/**
+ * lrb_tb_write_seq - write a checkable payload on the current CPU
+ * @tb: the test buffer
+ * @len: payload length
+ * @seq: sequence number to write
+ *
+ * Counts the outcome for the end-of-case check. Any context.
+ *
+ * Return: what lrb_write() returns.
+ */
+int lrb_tb_write_seq(struct lrb_tb *tb, unsigned int len, u32 seq)
+{
+	struct lrb_event *ev;
+	int cpu;
+
+	preempt_disable();
+	cpu = smp_processor_id();
+	ev = lrb_lock_reserve(tb->b, len);
+	if (!ev) {
+		tb->failed[cpu]++;
+		preempt_enable();
+		return -ENOSPC;
+	}
+	lrb_kunit_fill(lrb_event_data(ev), len, seq);
+	lrb_unlock_commit(tb->b, ev);
+	tb->ok[cpu]++;
+	preempt_enable();
+	return 0;
+}
+
+/**
+ * lrb_tb_write - write the next checkable payload of the current CPU
+ * @tb: the test buffer
+ * @len: payload length
+ *
+ * Return: what lrb_write() returns. The sequence number advances only on
+ * success, so that the events read back have consecutive numbers unless
+ * some were overwritten.
+ */
+int lrb_tb_write(struct lrb_tb *tb, unsigned int len)
+{
+	int cpu, ret;
+
+	preempt_disable();
+	cpu = smp_processor_id();
+	ret = lrb_tb_write_seq(tb, len, tb->next_seq[cpu]);
+	if (!ret)
+		tb->next_seq[cpu]++;
+	preempt_enable();
+	return ret;
+}
+
+/**
+ * lrb_tb_check_end - the checks every case ends with
+ * @test: the test
+ * @tb: the test buffer
+ *
+ * For every possible CPU: the ring is sane (see lrb_kunit_ring_sane()),
+ * committed == read + overrun + entries, draining reads exactly entries
+ * events, after which the CPU is empty; and, when the test counted its
+ * writes, committed equals the writes that succeeded and the failed
+ * reserves equal dropped + commit overrun + rejected.
+ */
+void lrb_tb_check_end(struct kunit *test, struct lrb_tb *tb)
+{
+	struct lrb_stats st;
+	unsigned long drained;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		KUNIT_EXPECT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+		lrb_kunit_ring_sane(test, tb->b, cpu);
+		KUNIT_EXPECT_EQ_MSG(test, st.committed,
+				    st.read + st.overrun + st.entries,
+				    "CPU %d: committed != read + overrun + entries",
+				    cpu);
+		if (tb->counted) {
+			KUNIT_EXPECT_EQ_MSG(test, st.committed, tb->ok[cpu],
+					    "CPU %d: committed events", cpu);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    st.dropped + st.commit_overrun +
+					    st.rejected, tb->failed[cpu],
+					    "CPU %d: failed reserves", cpu);
+		}
+		for (drained = 0; drained <= st.entries; drained++)
+			if (!lrb_consume(tb->b, cpu, NULL, NULL))
+				break;
+		KUNIT_EXPECT_EQ_MSG(test, drained, st.entries,
+				    "CPU %d: events left to read", cpu);
+		KUNIT_EXPECT_TRUE_MSG(test, lrb_empty_cpu(tb->b, cpu),
+				      "CPU %d: not empty after draining", cpu);
+		KUNIT_EXPECT_EQ(test, 0UL, lrb_entries_cpu(tb->b, cpu));
+	}
+}
+
+/* ---- the ring in the design document's notation ------------------------- */
+
+#define LRB_LINE	192
+#define LRB_MARGIN	12	/* column of the first ring box */
+#define LRB_STRIDE	10	/* box (6) + arrow (4) */
+
+struct lrb_canvas {
+	char	line[6][LRB_LINE];
+};
+
+static void lrb_canvas_init(struct lrb_canvas *c)
+{
+	memset(c->line, ' ', sizeof(c->line));
+}
+
+static void lrb_put(struct lrb_canvas *c, int row, int col, const char *s)
+{
+	int n = strlen(s);
+
+	if (col < 0 || col + n >= LRB_LINE - 1)
+		return;
+	memcpy(&c->line[row][col], s, n);
+}
+
+static void lrb_canvas_print(struct kunit *test, struct lrb_canvas *c,
+			     int rows)
+{
+	int r, end;
+
+	for (r = 0; r < rows; r++) {
+		for (end = LRB_LINE - 2; end > 0 && c->line[r][end] == ' '; end--)
+			;
+		c->line[r][end + 1] = '\0';
+		lrb_kunit_line(test, "%s", c->line[r]);
+	}
+}
+
+static const char *lrb_arrow(unsigned int flags)
+{
+	switch (flags) {
+	case LRB_SNAP_HEADER:
+		return "-H->";
+	case LRB_SNAP_UPDATE:
+		return "-U->";
+	default:
+		return "--->";
+	}
+}
+
+/* "tail,commit" style label of the markers on a page */
+static void lrb_markers(const struct lrb_snapshot *snap, unsigned int id,
+			char *buf, size_t len)
+{
+	static const char * const names[] = { "head", "tail", "commit" };
+	unsigned int ids[] = { snap->head, snap->tail, snap->commit };
+	unsigned int i;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		if (ids[i] != id)
+			continue;
+		n += scnprintf(buf + n, len - n, "%s%s", n ? "," : "",
+			       names[i]);
+	}
+}
+
+static int lrb_ring_pos(const struct lrb_snapshot *snap, unsigned int id)
+{
+	unsigned int i;
+
+	for (i = 0; i < snap->ring_len; i++)
+		if (snap->ring[i] == id)
+			return i;
+	return -1;
+}
+
+static void lrb_render_reader(struct kunit *test,
+			      const struct lrb_snapshot *snap)
+{
+	const struct lrb_snap_page *rp = &snap->page[snap->reader];
+	int pos = lrb_ring_pos(snap, rp->next);
+	struct lrb_canvas c;
+	char label[32], box[16];
+	int col, x;
+
+	lrb_canvas_init(&c);
+	lrb_markers(snap, snap->reader, label, sizeof(label));
+	lrb_put(&c, 0, 0, "reader page");
+	lrb_put(&c, 1, 0, "+----+");
+	snprintf(box, sizeof(box), "| p%-2u|", rp->id);
+	lrb_put(&c, 2, 0, box);
+	lrb_put(&c, 3, 0, "+----+");
+	if (label[0]) {
+		lrb_put(&c, 1, 8, "<- ");
+		lrb_put(&c, 1, 11, label);
+	}
+	if (pos < 0) {
+		lrb_put(&c, 2, 6, "---> (outside the ring)");
+		lrb_canvas_print(test, &c, 4);
+		return;
+	}
+	x = LRB_MARGIN + pos * LRB_STRIDE + 3;
+	for (col = 6; col < x; col++)
+		c.line[2][col] = '-';
+	if (rp->next_flags == LRB_SNAP_HEADER)
+		c.line[2][7] = 'H';
+	else if (rp->next_flags == LRB_SNAP_UPDATE)
+		c.line[2][7] = 'U';
+	c.line[2][x] = '+';
+	c.line[3][x] = '|';
+	c.line[4][x] = 'v';
+	lrb_canvas_print(test, &c, 5);
+}
+
+static void lrb_render_ring(struct kunit *test, const struct lrb_snapshot *snap)
+{
+	struct lrb_canvas c;
+	unsigned int i, n = snap->ring_len;
+	char box[16], label[32];
+	bool marks = false;
+	int x;
+
+	lrb_canvas_init(&c);
+	for (i = 0; i < n; i++) {
+		const struct lrb_snap_page *p = &snap->page[snap->ring[i]];
+		const struct lrb_snap_page *nx;
+
+		x = LRB_MARGIN + i * LRB_STRIDE;
+		lrb_put(&c, 0, x, "+----+");
+		snprintf(box, sizeof(box), "| p%-2u|", p->id);
+		lrb_put(&c, 1, x, box);
+		lrb_put(&c, 2, x, "|    |");
+		lrb_put(&c, 3, x, "+----+");
+		/* next pointer of this page, prev pointer of the next one */
+		lrb_put(&c, 1, x + 6, lrb_arrow(p->next_flags));
+		nx = &snap->page[snap->ring[(i + 1) % n]];
+		lrb_put(&c, 2, x + 6, nx->prev == p->id ? "<---" : "<-x-");
+
+		lrb_markers(snap, p->id, label, sizeof(label));
+		if (label[0]) {
+			lrb_put(&c, 4, x + 3, "^");
+			lrb_put(&c, 5, x, label);
+			marks = true;
+		}
+	}
+	/* The wrap-around: the last page's next, the first page's prev */
+	lrb_put(&c, 1, LRB_MARGIN - 4, "<---");
+	lrb_put(&c, 2, LRB_MARGIN - 4, "--->");
+	lrb_canvas_print(test, &c, marks ? 6 : 4);
+}
+
+static void lrb_render_table(struct kunit *test,
+			     const struct lrb_snapshot *snap)
+{
+	unsigned int i;
+
+	lrb_kunit_line(test, "page next  prev   write commit entries  read  time_stamp");
+	for (i = 0; i < snap->nr_pages; i++) {
+		const struct lrb_snap_page *p = &snap->page[i];
+
+		lrb_kunit_line(test, "p%-3u p%-2u%s  p%-3u %6lu %6lu %7lu %5u  %llu%s",
+			       p->id, p->next,
+			       p->next_flags == LRB_SNAP_HEADER ? "H" :
+			       p->next_flags == LRB_SNAP_UPDATE ? "U" : " ",
+			       p->prev, p->write, p->commit, p->entries,
+			       p->read, p->time_stamp,
+			       i == snap->reader ? "  (reader page)" : "");
+	}
+}
+
+/**
+ * lrb_kunit_render - print a ring snapshot in the design document's notation
+ * @test: the test whose log receives it
+ * @snap: the snapshot
+ * @title: a line printed first
+ *
+ * The reader page is drawn above the ring with its next pointer; the ring
+ * follows next pointers, "-H->" and "-U->" being the flagged pointers and
+ * "<-x-" a prev pointer that does not point back; "^" marks the head, tail
+ * and commit pages. A table of every page's indexes follows.
+ */
+void lrb_kunit_render(struct kunit *test, const struct lrb_snapshot *snap,
+		      const char *title)
+{
+	lrb_kunit_line(test, "%s", title);
+	lrb_kunit_line(test,
+		       "CPU %d: head p%d tail p%u commit p%u reader p%u, %ld writer(s) in flight%s",
+		       snap->cpu, snap->head == LRB_SNAP_NONE ? -1 :
+		       (int)snap->head, snap->tail, snap->commit, snap->reader,
+		       snap->committing, snap->ring_ok ? "" : ", RING BROKEN");
+	lrb_render_reader(test, snap);
+	lrb_render_ring(test, snap);
+	lrb_render_table(test, snap);
+	lrb_kunit_line(test,
+		       "committed %lu read %lu overrun %lu entries %lu commit_overrun %lu dropped %lu rejected %lu",
+		       snap->stats.committed, snap->stats.read,
+		       snap->stats.overrun, snap->stats.entries,
+		       snap->stats.commit_overrun, snap->stats.dropped,
+		       snap->stats.rejected);
+}
+
+/**
+ * lrb_kunit_dump - snapshot and print one CPU's ring
+ * @test: the test
+ * @b: the buffer
+ * @cpu: the CPU
+ * @title: a line printed first
+ */
+void lrb_kunit_dump(struct kunit *test, struct lrb_buffer *b, int cpu,
+		    const char *title)
+{
+	struct lrb_snapshot *snap;
+
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return;
+	if (!lrb_snapshot(b, cpu, snap))
+		lrb_kunit_render(test, snap, title);
+	else
+		lrb_kunit_line(test, "%s: no snapshot of CPU %d", title, cpu);
+	kfree(snap);
+}
+
+/**
+ * lrb_kunit_ring_sane - check the invariants of a ring with no writer
+ * @test: the test; failures are reported to it, with the ring drawn
+ * @b: the buffer
+ * @cpu: the CPU
+ *
+ * The ring is a circle through every page but the reader page, with prev
+ * pointers matching next pointers; exactly one pointer has HEADER and none
+ * UPDATE; the reader page is recognised by the design document's rule (its
+ * prev page's next does not point to it) and points into the ring; the
+ * tail and commit pages are equal, in the ring or the reader page.
+ *
+ * Return: true if all hold.
+ */
+bool lrb_kunit_ring_sane(struct kunit *test, struct lrb_buffer *b, int cpu)
+{
+	struct lrb_snapshot *snap;
+	const struct lrb_snap_page *rp;
+	bool ok;
+
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, snap);
+	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(b, cpu, snap));
+	rp = &snap->page[snap->reader];
+
+	ok = snap->ring_ok && snap->nr_header == 1 && !snap->nr_update &&
+	     snap->committing == 0 && snap->tail == snap->commit &&
+	     lrb_ring_pos(snap, snap->reader) < 0 &&
+	     lrb_ring_pos(snap, rp->next) >= 0 &&
+	     snap->page[rp->prev].next != snap->reader &&
+	     lrb_ring_pos(snap, snap->head) >= 0;
+	if (!ok) {
+		KUNIT_FAIL(test,
+			   "CPU %d ring not sane: ring_ok %d HEADER %u UPDATE %u committing %ld tail p%u commit p%u",
+			   cpu, snap->ring_ok, snap->nr_header, snap->nr_update,
+			   snap->committing, snap->tail, snap->commit);
+		lrb_kunit_render(test, snap, "ring at the failure:");
+	}
+	kfree(snap);
+	return ok;
+}
+
+MODULE_DESCRIPTION("KUnit suites of the lockless ring buffer");
+MODULE_LICENSE("GPL");
