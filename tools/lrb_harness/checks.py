@@ -101,8 +101,10 @@ def w1(tree: Path, tgt: Target, build_dir: Path, jobs: int, say: Say,
 
     A separate O= dir (<build dir>-w1, same .config and CC) keeps the main
     build's objects and command lines untouched, so the next kunit.py build
-    does not recompile or relink. The objects are removed first so that the
-    compiler runs (and prints its warnings) every time; ccache replays them.
+    neither recompiles nor relinks. `make W=1 prepare` runs first (its own
+    warnings, from the kernel's asm-offsets and the like, are not ours); then
+    our objects are removed and rebuilt, so every warning printed by that
+    second make is the series' or the tests' (ccache replays warnings).
     """
     result = CheckResult(f'W=1 {tgt.build}', True)
     config = build_dir / '.config'
@@ -115,19 +117,27 @@ def w1(tree: Path, tgt: Target, build_dir: Path, jobs: int, say: Say,
         return _w1_build(tree, tgt, config, w1_dir, jobs, say, env, result)
 
 
+def _make(cmd: List[str], env: Dict[str, str]) -> 'subprocess.CompletedProcess[str]':
+    return subprocess.run(cmd, capture_output=True, text=True, errors='replace', env=env)
+
+
 def _w1_build(tree: Path, tgt: Target, config: Path, w1_dir: Path, jobs: int, say: Say,
               env: Dict[str, str], result: CheckResult) -> CheckResult:
     base = ['make', '-C', str(tree), f'O={w1_dir}', f'ARCH={tgt.linux_arch}']
     if tgt.cross_compile:
         base.append(f'CROSS_COMPILE={tgt.cross_compile}')
-    base += kunitrun.make_options(tgt)
+    base += kunitrun.make_options(tgt) + ['W=1', f'-j{jobs}']
     copied = w1_dir / '.config.lrb-source'   # the main build's .config last copied
     if not copied.is_file() or copied.read_bytes() != config.read_bytes():
         shutil.copyfile(config, w1_dir / '.config')
         shutil.copyfile(config, copied)
-        proc = subprocess.run(base + ['olddefconfig'], capture_output=True, text=True, env=env)
+        proc = _make(base + ['olddefconfig'], env)
         if proc.returncode:
             return CheckResult(result.name, False, proc.stderr.splitlines()[-20:])
+    proc = _make(base + ['prepare'], env)
+    if proc.returncode:
+        return CheckResult(result.name, False, ['make prepare failed:'] +
+                           proc.stderr.splitlines()[-30:])
     targets = w1_targets(tree)
     for target in targets:
         path = w1_dir / target
@@ -136,12 +146,10 @@ def _w1_build(tree: Path, tgt: Target, config: Path, w1_dir: Path, jobs: int, sa
             if obj.is_file():
                 obj.unlink()
     say(f'[{tgt.build}] W=1: {" ".join(targets)}')
-    proc = subprocess.run(base + ['W=1', f'-j{jobs}'] + targets, capture_output=True,
-                          text=True, errors='replace', env=env)
+    proc = _make(base + targets, env)
     diags = [line for line in (proc.stderr + proc.stdout).splitlines()
              if COMPILER_DIAG.search(line) or line.lstrip().startswith(('|', '^'))]
     if proc.returncode or any(COMPILER_DIAG.search(d) for d in diags):
         result.ok = False
         result.problems = diags or (proc.stderr.splitlines()[-30:])
     return result
-

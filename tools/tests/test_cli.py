@@ -116,7 +116,8 @@ class ArgumentTest(TempDirTest):
         self.assertIn('  lrb_api.lrb_attr_test  [param,attr]', lines)
         self.assertNotIn('nope', out)
         code, out, _err = run_cli(['list', 'lrb_api.*param*'], self.repo, self.env)
-        self.assertEqual(len(out.splitlines()), 3)
+        self.assertEqual(out.splitlines(), ['lrb_api  (kunit/lrb_api_test.c, 1 cases)',
+                                            '  lrb_api.lrb_add_param_test  [param]'])
 
     def test_glob_semantics(self) -> None:
         self.assertTrue(suites.glob_matches('lrb_*', 'lrb_api'))
@@ -206,3 +207,20 @@ class RunTest(TempDirTest):
         self.assertIn('error: expected ;', out)
         self.assertEqual(out.splitlines()[-1], '0 passed, 2 failed, 0 skipped')
         self.assertEqual(len(self.calls_made()), 1)
+
+
+class QemuConfigTest(TempDirTest):
+    def test_arm64_configs_share_one_kernel(self) -> None:
+        import re
+        configs = Path(__file__).resolve().parent.parent / 'qemu_configs'
+        kconfigs = {}
+        for name in ('arm64-lse.py', 'arm64-llsc.py', 'x86_64.py'):
+            text = (configs / name).read_text()
+            self.assertIn('from ..qemu_config import QemuArchParams', text)
+            self.assertIn("'-smp', '4'", text)
+            kconfigs[name] = re.search(r"kconfig='''(.*?)'''", text, re.S).group(1)
+            self.assertIn('CONFIG_SMP=y', kconfigs[name])
+        self.assertEqual(kconfigs['arm64-lse.py'], kconfigs['arm64-llsc.py'])
+        self.assertIn("'max,pauth-impdef=on'", (configs / 'arm64-lse.py').read_text())
+        self.assertIn("'cortex-a57'", (configs / 'arm64-llsc.py').read_text())
+        self.assertIn("'qboot.rom'", (configs / 'x86_64.py').read_text())

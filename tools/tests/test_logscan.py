@@ -168,3 +168,41 @@ class DetectionTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class KunitSampleTest(unittest.TestCase):
+    def test_kunit_py_panic_sample(self) -> None:
+        from .helpers import DATA
+        lines = (DATA / 'ktap' / 'kernel_panic_interrupt.log').read_text().splitlines()
+        expected = {'string-stream-test': ['string_stream_test_empty_on_creation',
+                                           'string_stream_test_not_empty_after_add',
+                                           'string_stream_test_get_string']}
+        res = analyze(lines, rc=1, expected=expected)
+        self.assertFalse(res.ok)
+        crashed = [c.full_name for c in res.cases if c.status == 'CRASHED']
+        self.assertEqual(crashed, ['string-stream-test.string_stream_test_not_empty_after_add',
+                                   'string-stream-test.string_stream_test_get_string'])
+        self.assertEqual((res.passed, res.failed), (8, 2))
+        self.assertEqual(res.log_tail, lines[-40:])
+
+
+class RealBootTest(unittest.TestCase):
+    """Logs of real boots of the harness (a throwaway suite of 1 + 3 params + 1 skip)."""
+
+    def check(self, name: str, tgt: str, atomics: str) -> None:
+        from .helpers import DATA
+        lines = (DATA / 'logs' / name).read_text().splitlines()
+        res = analyze(lines, tgt=tgt, expected={})
+        self.assertTrue(res.ok, res.errors)
+        self.assertEqual((res.passed, res.failed, res.skipped), (4, 0, 1))
+        self.assertEqual(res.cpus, 4)
+        self.assertEqual(res.atomics, atomics)
+
+    def test_x86_64(self) -> None:
+        self.check('x86_64-pass.log', 'x86_64', 'x86 lock cmpxchg')
+
+    def test_arm64_lse(self) -> None:
+        self.check('arm64-lse-pass.log', 'arm64-lse', 'LSE')
+
+    def test_arm64_llsc(self) -> None:
+        self.check('arm64-llsc-pass.log', 'arm64-llsc', 'LL/SC')
