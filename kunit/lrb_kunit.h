@@ -13,8 +13,7 @@
 #include <linux/lockless_ring_buffer_test.h>
 
 /* Print one line into the KUnit log as a diagnostic ("# ...") line */
-#define lrb_kunit_line(test, fmt, ...) \
-	kunit_log(KERN_INFO, test, KUNIT_SUBTEST_INDENT "# " fmt, ##__VA_ARGS__)
+__printf(2, 3) void lrb_kunit_line(struct kunit *test, const char *fmt, ...);
 
 /**
  * struct lrb_tb - a buffer under test and what the test did to it

@@ -9,9 +9,28 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/stdarg.h>
 #include <linux/string.h>
 
 #include "lrb_kunit.h"
+
+/**
+ * lrb_kunit_line - print one diagnostic line into the test's log
+ * @test: the test
+ * @fmt: printf format
+ *
+ * The line shows in the KTAP output as "# ..." under the running case.
+ */
+void lrb_kunit_line(struct kunit *test, const char *fmt, ...)
+{
+	char line[256];
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(line, sizeof(line), fmt, args);
+	va_end(args);
+	kunit_log(KERN_INFO, test, KUNIT_SUBTEST_INDENT "# %s", line);
+}
 
 /* ---- payloads ----------------------------------------------------------- */
 
