@@ -176,7 +176,7 @@ static int check_dump(const char *name, struct dump *d)
 				name, p, kbuffer_missed_events(kbuf));
 			bad++;
 		}
-		for (data = kbuffer_read_event(kbuf, &ts); data;
+		for (data = kbuffer_read_event(kbuf, &ts); data && bad < 20;
 		     data = kbuffer_next_event(kbuf, &ts)) {
 			struct expect *e;
 			int size = kbuffer_event_size(kbuf);
@@ -205,7 +205,9 @@ static int check_dump(const char *name, struct dump *d)
 		}
 	}
 	kbuffer_free(kbuf);
-	if (n != d->nr_ev) {
+	if (bad >= 20)
+		fprintf(stderr, "%s: stopped after %u mismatches\n", name, bad);
+	else if (n != d->nr_ev) {
 		fprintf(stderr, "%s: kbuffer decoded %u events, %u were written\n",
 			name, n, d->nr_ev);
 		bad++;

@@ -291,7 +291,9 @@ def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
 def run_checks(ctx: Context, prep: tree.Prepared) -> List[checks.CheckResult]:
     say('check: checkpatch --strict on kernel-patch/, checkpatch -f and kernel-doc on the '
         'sources, wrapper unit tests')
-    patch_files = [p.path for p in tree.read_series(ctx.repo / 'kernel-patch')]
+    patch_dir = ctx.repo / 'kernel-patch'
+    patch_files = [p.path for p in tree.read_series(patch_dir)]
+    patch_files += sorted(p for p in patch_dir.glob('*.patch') if p not in patch_files)
     kunit_dir = ctx.repo / 'kunit'
     kunit_sources = sorted(p for p in kunit_dir.rglob('*') if p.suffix in ('.c', '.h'))
     doc_files = [prep.tree / n for n in checks.series_sources(prep.tree)]
