@@ -224,3 +224,32 @@ class QemuConfigTest(TempDirTest):
         self.assertIn("'max,pauth-impdef=on'", (configs / 'arm64-lse.py').read_text())
         self.assertIn("'cortex-a57'", (configs / 'arm64-llsc.py').read_text())
         self.assertIn("'qboot.rom'", (configs / 'x86_64.py').read_text())
+
+
+class MakefileTest(TempDirTest):
+    """The Makefile passes its variables on to the wrapper (make -n, nothing runs)."""
+
+    REPO = Path(__file__).resolve().parent.parent.parent
+
+    def dry_run(self, *args: str) -> str:
+        import subprocess
+        proc = subprocess.run(['make', '-n', '-s', '-C', str(self.REPO)] + list(args),
+                              capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return ' '.join(proc.stdout.split())
+
+    def test_variables(self) -> None:
+        out = self.dry_run('test', 'ARCH=arm64', 'PROFILE=kcsan')
+        self.assertIn('tools/kunit-wrapper.py test --arch arm64 --profile kcsan', out)
+        out = self.dry_run('test-x86_64', 'GLOB=lrb_api')
+        self.assertIn('run --arch x86_64 lrb_api', out)
+        out = self.dry_run('scenario', 'S=two_writers')
+        self.assertIn("run --arch x86_64 --show-log 'lrb_design.two_writers'", out)
+        out = self.dry_run('scenarios', 'ARCH=arm64')
+        self.assertIn('run --arch arm64 --show-log lrb_design', out)
+        self.assertIn('deps.sh check', self.dry_run('check'))
+
+    def test_ci_script_parses(self) -> None:
+        import subprocess
+        for script in (self.REPO / '.ci' / 'run', self.REPO / 'tools' / 'deps.sh'):
+            self.assertEqual(subprocess.run(['bash', '-n', str(script)]).returncode, 0)
