@@ -33,31 +33,12 @@ static void lrb_unpin(void)
 	migrate_enable();
 }
 
-/* The end-of-case checks, run when the test ends whatever happened */
-struct lrb_api_end {
-	struct kunit	*test;
-	struct lrb_tb	*tb;
-};
-
-static void lrb_api_end(void *data)
-{
-	struct lrb_api_end *end = data;
-
-	lrb_tb_check_end(end->test, end->tb);
-}
-
 static struct lrb_tb *lrb_api_tb(struct kunit *test, unsigned long size,
 				 unsigned long flags)
 {
 	struct lrb_tb *tb = lrb_tb_alloc(test, size, flags);
-	struct lrb_api_end *end;
 
-	end = kunit_kzalloc(test, sizeof(*end), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, end);
-	end->test = test;
-	end->tb = tb;
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrb_api_end,
-							   end));
+	lrb_tb_check_at_end(test, tb);
 	return tb;
 }
 

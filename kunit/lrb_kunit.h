@@ -37,6 +37,7 @@ struct lrb_tb *lrb_tb_alloc(struct kunit *test, unsigned long size,
 int lrb_tb_write(struct lrb_tb *tb, unsigned int len);
 int lrb_tb_write_seq(struct lrb_tb *tb, unsigned int len, u32 seq);
 void lrb_tb_check_end(struct kunit *test, struct lrb_tb *tb);
+void lrb_tb_check_at_end(struct kunit *test, struct lrb_tb *tb);
 
 void lrb_kunit_fill(void *dst, unsigned int len, u32 seq);
 bool lrb_kunit_payload_ok(const void *src, unsigned int len, u32 seq);
@@ -50,6 +51,8 @@ void lrb_kunit_render(struct kunit *test, const struct lrb_snapshot *snap,
 void lrb_kunit_dump(struct kunit *test, struct lrb_buffer *b, int cpu,
 		    const char *title);
 bool lrb_kunit_ring_sane(struct kunit *test, struct lrb_buffer *b, int cpu);
+bool lrb_kunit_expect(struct kunit *test, const struct lrb_snapshot *snap,
+		      const char *ring, const char *props);
 
 /* Capacity of a data page in bytes, as lrb stores events */
 #define LRB_KUNIT_CAPACITY	(PAGE_SIZE - sizeof(struct lrb_data_page))
