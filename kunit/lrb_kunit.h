@@ -44,6 +44,7 @@ bool lrb_kunit_payload_ok(const void *src, unsigned int len, u32 seq);
 u32 lrb_kunit_payload_seq(const void *src);
 
 u64 lrb_kunit_clock(void);
+u64 lrb_kunit_clock_tick(void);
 void lrb_kunit_clock_set(u64 value);
 
 void lrb_kunit_render(struct kunit *test, const struct lrb_snapshot *snap,

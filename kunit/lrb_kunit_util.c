@@ -100,6 +100,7 @@ u32 lrb_kunit_payload_seq(const void *src)
 /* ---- clock -------------------------------------------------------------- */
 
 static u64 lrb_kunit_now;
+static atomic64_t lrb_kunit_ticks;
 
 /**
  * lrb_kunit_clock - a clock that returns what the test set
@@ -112,12 +113,26 @@ u64 lrb_kunit_clock(void)
 }
 
 /**
+ * lrb_kunit_clock_tick - a clock that advances by 1000 at every call
+ *
+ * Deterministic for a deterministic sequence of calls, whatever the real
+ * time: replaying the same writes gives the same time stamps.
+ *
+ * Return: the previous value plus 1000.
+ */
+u64 lrb_kunit_clock_tick(void)
+{
+	return atomic64_add_return(1000, &lrb_kunit_ticks);
+}
+
+/**
  * lrb_kunit_clock_set - set what lrb_kunit_clock() returns
  * @value: the time
  */
 void lrb_kunit_clock_set(u64 value)
 {
 	WRITE_ONCE(lrb_kunit_now, value);
+	atomic64_set(&lrb_kunit_ticks, value);
 }
 
 /* ---- test buffers ------------------------------------------------------- */
