@@ -624,7 +624,8 @@ static void tail_wraps_commit_on_reader_page(struct kunit *test)
 	lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
 	for (i = 0; i < 4; i++)
 		r[i] = sc_write(sc, BIG, 2 + i);
-	sc_snap(sc, "nested writers went round the ring: the tail is at the page before the head, the commit on the reader page",
+	sc_snap(sc,
+		"nested writers went round the ring: the tail before the head, the commit on the reader page",
 		"p0 -H-> p2 --> p3 --> p4 -->",
 		"reader=p1 commit=p1 tail=p0 head=p2 committing=1");
 	r[4] = sc_write(sc, BIG, 6);

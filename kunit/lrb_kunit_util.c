@@ -736,7 +736,7 @@ static void lrb_expect_rule(struct lrb_expect_ctx *c, int want)
 	for (id = 0; id < s->nr_pages; id++) {
 		bool reader = s->page[s->page[id].prev].next != id;
 
-		if (reader != (id == want))
+		if (reader != (want >= 0 && id == (unsigned int)want))
 			lrb_mismatch(c, "p%u %s the reader page by the prev rule",
 				     id, reader ? "is" : "is not");
 	}

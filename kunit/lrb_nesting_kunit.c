@@ -210,7 +210,8 @@ static const char *nest_check(struct nest_run *r, struct lrb_snapshot *snap,
 		    n != ALIGN(r->len_of[seq], 4) ||
 		    !lrb_kunit_payload_ok(lrb_event_data(ev), r->len_of[seq],
 					  seq)) {
-			snprintf(why, len, "event %lu read (seq %u, %u bytes) is torn, duplicated or unknown",
+			snprintf(why, len,
+				 "event %lu read (seq %u, %u bytes): torn, duplicated or unknown",
 				 read, seq, n);
 			return why;
 		}
@@ -392,7 +393,7 @@ static int nesting_suite_init(struct kunit_suite *suite)
 static void nesting_suite_exit(struct kunit_suite *suite)
 {
 	kunit_log(KERN_INFO, suite,
-		  KUNIT_SUBTEST_INDENT "# lrb_nesting: %lu interleavings explored in total, %lu with every injected writer reached",
+		  KUNIT_SUBTEST_INDENT "# lrb_nesting: %lu interleavings explored, %lu reached every injected writer",
 		  nest_runs, nest_explored);
 }
 
