@@ -392,8 +392,8 @@ static int nesting_suite_init(struct kunit_suite *suite)
 
 static void nesting_suite_exit(struct kunit_suite *suite)
 {
-	kunit_log(KERN_INFO, suite,
-		  KUNIT_SUBTEST_INDENT "# lrb_nesting: %lu interleavings explored, %lu reached every injected writer",
+	kunit_log(KERN_INFO, suite, KUNIT_SUBTEST_INDENT
+		  "# lrb_nesting: %lu interleavings explored, %lu reached every injected writer",
 		  nest_runs, nest_explored);
 }
 
