@@ -791,6 +791,8 @@ static void lrb_expect_prop(struct lrb_expect_ctx *c, char *prop)
 		got = rp->next;
 	else if (!strcmp(key, "rprev"))
 		got = rp->prev;
+	else if (!strcmp(key, "hint"))
+		got = s->head_hint;
 	else
 		id = -2;
 	if (id == -2 || (id < 0 && id != (int)LRB_SNAP_NONE))
@@ -832,9 +834,10 @@ static void lrb_expect_stale(struct lrb_expect_ctx *c, const char *props)
  *	must point back, unless a staleprev property says otherwise.
  * @props: NULL, or space separated properties: tail=, commit=, head= (a
  *	page, or - for none), reader=, rnext=, rprev=, rflag= (N, H or U) of
- *	the reader page, rule= (the only page the prev rule calls the reader
- *	page), staleprev=pA:pB, pN.write=, pN.commit=, pN.entries=, pN.read=
- *	and the counters committing=, committed=, overrun=, entries=, read=,
+ *	the reader page, hint= (where the reader starts looking for the
+ *	head), rule= (the only page the prev rule calls the reader page),
+ *	staleprev=pA:pB, pN.write=, pN.commit=, pN.entries=, pN.read= and
+ *	the counters committing=, committed=, overrun=, entries=, read=,
  *	dropped=, commit_overrun=, pages_lost=, nrH=, nrU=.
  *
  * Return: true if the snapshot is the state described.
