@@ -328,16 +328,22 @@ SUMMARY_LINE = re.compile(r'^# (\S+: pass:\d+ fail:\d+ skip:\d+ total:\d+|Totals
 ATTRIBUTE_LINE = re.compile(r'^# [\w.-]+\.(speed|module|is_init): ')
 
 
-def case_log(test: Test) -> List[str]:
+def case_log(test: Test, everything: bool = False) -> List[str]:
     """The KTAP diagnostic lines a test logged, without KUnit's bookkeeping.
 
     Lines look like '    # <case>: <text>'; '# <case>: ' is removed so
-    that multi-line diagrams keep their own indentation.
+    that multi-line diagrams keep their own indentation. With everything,
+    the lines without '#' are kept too: the continuation lines of a failed
+    expectation ("Expected x == y, but") and kernel messages.
     """
     out: List[str] = []
     for line in test.log:
         text = line.text.strip()
-        if not text.startswith('#') or SUMMARY_LINE.match(text) or ATTRIBUTE_LINE.match(text):
+        if SUMMARY_LINE.match(text) or ATTRIBUTE_LINE.match(text) or not text:
+            continue
+        if not text.startswith('#'):
+            if everything:
+                out.append(line.text.rstrip())
             continue
         body = line.text.lstrip()[1:]
         body = body[1:] if body.startswith(' ') else body

@@ -63,7 +63,7 @@ def print_failures(boots: List[BootResult], say: Say) -> None:
             say(f'{where} {case.full_name}: {case.status}')
             for reason in case.reasons:
                 say(f'    {reason}')
-            for line in case.log[-20:]:
+            for line in case.detail[-25:]:
                 say(f'    | {line}')
         for error in boot.errors:
             say(f'{where} {error}')

@@ -19,7 +19,8 @@ class CaseResult:
     status: str                   # PASS, FAIL, SKIP, CRASHED
     time: Optional[float] = None
     reasons: List[str] = field(default_factory=list)
-    log: List[str] = field(default_factory=list)
+    log: List[str] = field(default_factory=list)      # its KTAP '#' lines
+    detail: List[str] = field(default_factory=list)   # all its lines, for failures
 
     @property
     def full_name(self) -> str:
@@ -99,7 +100,8 @@ def analyze(target: Target, profile: Profile, outcome: Outcome, log_lines: Seque
     by_leaf: Dict[int, CaseResult] = {}
     for leaf in leaves:
         case = CaseResult(leaf.suite, leaf.case, STATUS.get(leaf.test.status, 'CRASHED'),
-                          leaf.test.duration(), log=ktap.case_log(leaf.test))
+                          leaf.test.duration(), log=ktap.case_log(leaf.test),
+                          detail=ktap.case_log(leaf.test, everything=True))
         if leaf.test.last_line is None:
             case.reasons.append('never reported a result (the kernel stopped while it ran)')
         by_leaf[id(leaf.test)] = case
@@ -139,7 +141,11 @@ def analyze(target: Target, profile: Profile, outcome: Outcome, log_lines: Seque
 
 
 def write_summary(path: Path, boots: List[BootResult], extra: Dict[str, object]) -> None:
-    data = {'boots': [asdict(b) for b in boots],
+    boot_data = [asdict(b) for b in boots]
+    for boot in boot_data:
+        for case in boot['cases']:
+            case.pop('detail', None)  # in the kernel log already
+    data = {'boots': boot_data,
             'passed': sum(b.passed for b in boots),
             'failed': sum(b.failed for b in boots),
             'skipped': sum(b.skipped for b in boots)}

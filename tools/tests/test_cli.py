@@ -197,6 +197,7 @@ class RunTest(TempDirTest):
         self.assertEqual(code, 1)
         self.assertIn('lrb_api.lrb_add_test: FAIL', out)
         self.assertIn('EXPECTATION FAILED', out)
+        self.assertIn('Expected lrb_scratch_add(1, 2) == 4, but', out)
         self.assertIn('--- last 40 lines of', out)
         self.assertRegex(out.splitlines()[-1], r'^\d+ passed, [1-9]\d* failed, \d+ skipped$')
 
