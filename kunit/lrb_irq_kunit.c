@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lrb_irq: nested writers from real interrupts.
+ *
+ * At each write-path hook point, a hardirq (irq_work) or, on x86, an NMI
+ * is raised on the writer's CPU and the writer waits at that point, with a
+ * bounded spin, until the interrupt has written: the nested write runs in
+ * real interrupt context exactly there. Then the same checks as lrb_nesting.
+ * A last case lets an hrtimer write at arbitrary moments while the task
+ * writes in a loop.
+ */
+
+#include <kunit/test.h>
+#include <linux/bitmap.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/hardirq.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/ktime.h>
+#include <linux/nmi.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#ifdef CONFIG_X86_LOCAL_APIC
+#include <asm/apic.h>
+#endif
+
+#include "lrb_kunit.h"
+
+#define CAP		LRB_KUNIT_CAPACITY
+#define BIG		(CAP - 8)
+#define HALF		(CAP / 2)
+#define MAX_WRITES	64
+#define IRQ_WAIT_NS	(2ULL * NSEC_PER_SEC)
+
+static const enum lrb_hook_point irq_points[] = {
+	LRB_HOOK_RESERVED,
+	LRB_HOOK_MOVE_TAIL,
+	LRB_HOOK_HEAD_UPDATE_BEFORE,
+	LRB_HOOK_HEAD_UPDATE_AFTER,
+	LRB_HOOK_NEW_HEAD_BEFORE,
+	LRB_HOOK_NEW_HEAD_AFTER,
+	LRB_HOOK_HEAD_NORMAL_BEFORE,
+	LRB_HOOK_TAIL_RESET,
+	LRB_HOOK_TAIL_BEFORE,
+	LRB_HOOK_TAIL_AFTER,
+	LRB_HOOK_COMMIT_BEFORE,
+	LRB_HOOK_COMMIT_AFTER,
+};
+
+enum irq_kind { KIND_HARDIRQ, KIND_NMI };
+
+struct irq_param {
+	enum irq_kind	kind;
+	unsigned long	flags;
+	unsigned int	point;
+	char		name[64];
+};
+
+static struct irq_param irq_params[2 * 2 * ARRAY_SIZE(irq_points)];
+
+struct irq_run {
+	struct lrb_buffer	*b;
+	int			cpu;
+	enum irq_kind		kind;
+	enum lrb_hook_point	point;
+	bool			armed;
+	bool			raised;
+	atomic_t		done;
+	bool			in_irq_ctx;
+	bool			irqs_were_off;
+	bool			timed_out;
+	u32			next_seq;
+	unsigned int		len_of[MAX_WRITES];
+	unsigned long		ok;
+	unsigned long		failed;
+	struct irq_work		work;
+};
+
+/* The irq_run an NMI should serve; NULL when none is expected */
+static struct irq_run *irq_nmi_run;
+
+static void irq_write(struct irq_run *r, unsigned int len)
+{
+	struct lrb_event *ev;
+	u32 seq;
+
+	if (r->next_seq >= MAX_WRITES)
+		return;
+	seq = r->next_seq++;
+	r->len_of[seq] = len;
+	ev = lrb_lock_reserve(r->b, len);
+	if (!ev) {
+		r->failed++;
+		return;
+	}
+	lrb_kunit_fill(lrb_event_data(ev), len, seq);
+	lrb_unlock_commit(r->b, ev);
+	r->ok++;
+}
+
+/* The nested writer, in interrupt context */
+static void irq_nested(struct irq_run *r)
+{
+	r->in_irq_ctx = r->kind == KIND_NMI ? in_nmi() : in_hardirq();
+	irq_write(r, BIG);
+	atomic_set_release(&r->done, 1);
+}
+
+static void irq_work_fn(struct irq_work *work)
+{
+	irq_nested(container_of(work, struct irq_run, work));
+}
+
+#ifdef CONFIG_X86_LOCAL_APIC
+static int irq_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	struct irq_run *r = READ_ONCE(irq_nmi_run);
+
+	if (!r || r->cpu != smp_processor_id() || atomic_read(&r->done))
+		return NMI_DONE;
+	irq_nested(r);
+	return NMI_HANDLED;
+}
+
+static bool irq_raise_nmi(struct irq_run *r)
+{
+	WRITE_ONCE(irq_nmi_run, r);
+	__apic_send_IPI_mask(cpumask_of(r->cpu), NMI_VECTOR);
+	return true;
+}
+#else
+static bool irq_raise_nmi(struct irq_run *r)
+{
+	return false;
+}
+#endif
+
+/* At the point: raise the interrupt and wait here until it has written */
+static void irq_hook(struct lrb_buffer *b, int cpu, enum lrb_hook_point point,
+		     void *data)
+{
+	struct irq_run *r = data;
+	u64 deadline;
+
+	if (!r->armed || r->raised || cpu != r->cpu || point != r->point ||
+	    in_interrupt() || in_nmi())
+		return;
+	r->raised = true;
+	if (irqs_disabled() && r->kind == KIND_HARDIRQ) {
+		r->irqs_were_off = true;
+		return;
+	}
+	if (r->kind == KIND_NMI)
+		irq_raise_nmi(r);
+	else
+		irq_work_queue(&r->work);
+	deadline = local_clock() + IRQ_WAIT_NS;
+	while (!atomic_read_acquire(&r->done)) {
+		if (local_clock() > deadline) {
+			r->timed_out = true;
+			break;
+		}
+		cpu_relax();
+	}
+}
+
+static const char *irq_check(struct irq_run *r, struct lrb_snapshot *snap,
+			     char *why, size_t len)
+{
+	unsigned long lost, lost_sum = 0, read = 0, seen[BITS_TO_LONGS(MAX_WRITES)];
+	struct lrb_event *ev;
+	struct lrb_stats st;
+	u64 ts, last = 0;
+	u32 seq;
+
+	lrb_snapshot(r->b, r->cpu, snap);
+	if (!snap->ring_ok || snap->nr_header != 1 || snap->nr_update ||
+	    snap->committing || snap->tail != snap->commit)
+		return "ring not sane";
+	lrb_stats_cpu(r->b, r->cpu, &st);
+	if (st.committed != r->ok ||
+	    st.dropped + st.commit_overrun + st.rejected != r->failed)
+		return "counters do not match the writes";
+	bitmap_zero(seen, MAX_WRITES);
+	while ((ev = lrb_consume(r->b, r->cpu, &ts, &lost))) {
+		seq = lrb_kunit_payload_seq(lrb_event_data(ev));
+		if (seq >= r->next_seq || test_and_set_bit(seq, seen) ||
+		    !lrb_kunit_payload_ok(lrb_event_data(ev), r->len_of[seq], seq)) {
+			snprintf(why, len, "event seq %u torn, duplicated or unknown", seq);
+			return why;
+		}
+		if (ts < last)
+			return "time went back";
+		last = ts;
+		lost_sum += lost;
+		if (++read > MAX_WRITES)
+			return "too many events";
+	}
+	lrb_stats_cpu(r->b, r->cpu, &st);
+	if (read + st.overrun != st.committed || lost_sum != st.overrun) {
+		snprintf(why, len, "accounting: read %lu overrun %lu committed %lu lost %lu",
+			 read, st.overrun, st.committed, lost_sum);
+		return why;
+	}
+	return NULL;
+}
+
+static void irq_at_hook_points(struct kunit *test)
+{
+	const struct irq_param *p = test->param_value;
+	struct lrb_snapshot *snap;
+	unsigned int state, i, runs = 0, reached = 0;
+	char why[160];
+
+	if (p->kind == KIND_NMI && !IS_ENABLED(CONFIG_X86_LOCAL_APIC))
+		kunit_skip(test, "no way to raise an NMI from a test on this architecture");
+	snap = kunit_kmalloc(test, sizeof(*snap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, snap);
+
+	for (state = 0; state < 2; state++) {
+		struct irq_run *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+		const char *fail;
+
+		KUNIT_ASSERT_NOT_NULL(test, r);
+		r->kind = p->kind;
+		r->point = irq_points[p->point];
+		r->work = IRQ_WORK_INIT_HARD(irq_work_fn);
+		r->b = lrb_alloc(3 * CAP, p->flags);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r->b);
+		migrate_disable();
+		r->cpu = smp_processor_id();
+		lrb_set_test_hook(r->b, irq_hook, r);
+		/* state 0: a nearly full tail page; 1: a full ring */
+		if (state)
+			for (i = 0; i < 3; i++)
+				irq_write(r, BIG);
+		else
+			irq_write(r, CAP - 100 - 8);
+		r->armed = true;
+		irq_write(r, HALF);
+		r->armed = false;
+		irq_work_sync(&r->work);
+		WRITE_ONCE(irq_nmi_run, NULL);
+		runs++;
+		if (r->raised && atomic_read(&r->done))
+			reached++;
+		KUNIT_EXPECT_FALSE_MSG(test, r->timed_out,
+				       "state %u: the interrupt never came", state);
+		if (atomic_read(&r->done))
+			KUNIT_EXPECT_TRUE_MSG(test, r->in_irq_ctx,
+					      "state %u: nested write not in %s context",
+					      state, p->kind == KIND_NMI ? "NMI" : "hardirq");
+		fail = irq_check(r, snap, why, sizeof(why));
+		if (fail) {
+			KUNIT_FAIL(test, "%s, state %u: %s", p->name, state, fail);
+			lrb_kunit_render(test, snap, "ring at the failure:");
+		}
+		lrb_set_test_hook(r->b, NULL, NULL);
+		migrate_enable();
+		lrb_free(r->b);
+	}
+	kunit_info(test, "%s: %u runs, %u with the interrupt writing at the point",
+		   p->name, runs, reached);
+}
+
+static const void *irq_gen_params(const void *prev, char *desc)
+{
+	const struct irq_param *p = prev;
+
+	p = p ? p + 1 : irq_params;
+	if (p >= irq_params + ARRAY_SIZE(irq_params))
+		return NULL;
+	strscpy(desc, p->name, KUNIT_PARAM_DESC_SIZE);
+	return p;
+}
+
+/* ---- hrtimer writers at arbitrary moments ------------------------------- */
+
+#define TASK_TAG	0x10000000U
+
+struct hr_ctx {
+	struct hrtimer		timer;
+	struct lrb_buffer	*b;
+	int			cpu;
+	atomic_t		task_writing;
+	unsigned long		irq_ok;
+	unsigned long		irq_failed;
+	unsigned long		irq_nested;
+	u32			irq_seq;
+	bool			stop;
+};
+
+static enum hrtimer_restart hr_fn(struct hrtimer *t)
+{
+	struct hr_ctx *h = container_of(t, struct hr_ctx, timer);
+	struct lrb_event *ev;
+
+	if (smp_processor_id() == h->cpu) {
+		if (atomic_read(&h->task_writing))
+			h->irq_nested++;
+		ev = lrb_lock_reserve(h->b, 24);
+		if (ev) {
+			lrb_kunit_fill(lrb_event_data(ev), 24, h->irq_seq++);
+			lrb_unlock_commit(h->b, ev);
+			h->irq_ok++;
+		} else {
+			h->irq_failed++;
+		}
+	}
+	if (READ_ONCE(h->stop))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(20 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static void hrtimer_writes_at_arbitrary_moments(struct kunit *test)
+{
+	unsigned long task_ok = 0, task_failed = 0, read = 0, lost, lost_sum = 0;
+	u32 task_seq = 0, last_task = 0, last_irq = 0, seq;
+	bool any_task = false, any_irq = false;
+	unsigned long flags = LRB_FL_OVERWRITE;
+	struct lrb_event *ev;
+	struct lrb_stats st;
+	struct hr_ctx *h;
+	u64 end, ts, last_ts = 0;
+
+	h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	h->b = lrb_alloc(8 * CAP, flags);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, h->b);
+	migrate_disable();
+	h->cpu = smp_processor_id();
+	hrtimer_init(&h->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	h->timer.function = hr_fn;
+	hrtimer_start(&h->timer, ns_to_ktime(20 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+
+	end = local_clock() + 200 * NSEC_PER_MSEC;
+	while (local_clock() < end) {
+		unsigned int len = 8 + (task_seq % 13) * 20;
+
+		atomic_set(&h->task_writing, 1);
+		ev = lrb_lock_reserve(h->b, len);
+		if (ev) {
+			lrb_kunit_fill(lrb_event_data(ev), len, TASK_TAG | task_seq);
+			task_seq++;
+			/* an interrupt in here nests between reserve and commit */
+			lrb_unlock_commit(h->b, ev);
+			task_ok++;
+		} else {
+			task_failed++;
+		}
+		atomic_set(&h->task_writing, 0);
+	}
+	WRITE_ONCE(h->stop, true);
+	hrtimer_cancel(&h->timer);
+
+	/* Each stream in order, nothing torn, loss reported as overrun */
+	while ((ev = lrb_consume(h->b, h->cpu, &ts, &lost))) {
+		unsigned int n = lrb_event_length(ev);
+
+		seq = lrb_kunit_payload_seq(lrb_event_data(ev));
+		if (seq & TASK_TAG) {
+			unsigned int len = 8 + ((seq & ~TASK_TAG) % 13) * 20;
+
+			KUNIT_EXPECT_TRUE(test,
+					  lrb_kunit_payload_ok(lrb_event_data(ev),
+							       len, seq));
+			KUNIT_EXPECT_TRUE(test, !any_task || seq > last_task);
+			last_task = seq;
+			any_task = true;
+		} else {
+			KUNIT_EXPECT_EQ(test, n, 24U);
+			KUNIT_EXPECT_TRUE(test, !any_irq || seq > last_irq);
+			KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev), 24, seq));
+			last_irq = seq;
+			any_irq = true;
+		}
+		KUNIT_EXPECT_GE(test, ts, last_ts);
+		last_ts = ts;
+		lost_sum += lost;
+		read++;
+	}
+	lrb_stats_cpu(h->b, h->cpu, &st);
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, st.committed, task_ok + h->irq_ok);
+	KUNIT_EXPECT_EQ(test, st.dropped + st.commit_overrun,
+			task_failed + h->irq_failed);
+	KUNIT_EXPECT_EQ(test, read + st.overrun, st.committed);
+	KUNIT_EXPECT_EQ(test, lost_sum, st.overrun);
+	KUNIT_EXPECT_GT(test, h->irq_ok, 0UL);
+	kunit_info(test, "task wrote %lu, hrtimer wrote %lu (%lu of them inside a task write), read %lu, overwritten %lu, dropped %lu",
+		   task_ok, h->irq_ok, h->irq_nested, read, st.overrun,
+		   st.dropped + st.commit_overrun);
+	lrb_free(h->b);
+}
+
+static int irq_suite_init(struct kunit_suite *suite)
+{
+	unsigned int k, m, pt, i = 0;
+
+	for (k = 0; k < 2; k++)
+		for (m = 0; m < 2; m++)
+			for (pt = 0; pt < ARRAY_SIZE(irq_points); pt++, i++) {
+				struct irq_param *p = &irq_params[i];
+
+				p->kind = k ? KIND_NMI : KIND_HARDIRQ;
+				p->flags = m ? LRB_FL_OVERWRITE : 0;
+				p->point = pt;
+				snprintf(p->name, sizeof(p->name), "%s_%s_%s",
+					 k ? "nmi" : "hardirq",
+					 m ? "overwrite" : "prodcons",
+					 lrb_hook_name(irq_points[pt]));
+			}
+#ifdef CONFIG_X86_LOCAL_APIC
+	return register_nmi_handler(NMI_LOCAL, irq_nmi_handler, 0, "lrb_irq");
+#else
+	return 0;
+#endif
+}
+
+static void irq_suite_exit(struct kunit_suite *suite)
+{
+#ifdef CONFIG_X86_LOCAL_APIC
+	unregister_nmi_handler(NMI_LOCAL, "lrb_irq");
+#endif
+}
+
+static struct kunit_case lrb_irq_cases[] = {
+	KUNIT_CASE_PARAM(irq_at_hook_points, irq_gen_params),
+	KUNIT_CASE(hrtimer_writes_at_arbitrary_moments),
+	{}
+};
+
+static struct kunit_suite lrb_irq_suite = {
+	.name = "lrb_irq",
+	.suite_init = irq_suite_init,
+	.suite_exit = irq_suite_exit,
+	.test_cases = lrb_irq_cases,
+};
+
+kunit_test_suite(lrb_irq_suite);
