@@ -494,7 +494,7 @@ static void lrb_render_table(struct kunit *test,
 void lrb_kunit_render(struct kunit *test, const struct lrb_snapshot *snap,
 		      const char *title)
 {
-	char head[8] = "none";
+	char head[16] = "none";
 
 	if (snap->head != LRB_SNAP_NONE)
 		snprintf(head, sizeof(head), "p%u", snap->head);
