@@ -1,0 +1,148 @@
+"""tools/insn_count.py on canned objdump listings: parsing, the shortest
+path through required instructions, calls, loops, forbidden instructions."""
+
+import unittest
+from typing import Dict, List
+
+import insn_count as ic
+
+# An API function with an error exit, a call, and a commit loop whose body
+# the fast path runs once; a page-crossing branch masks a next pointer.
+CLOCK = '''
+ffffffff81000300 <clock>:
+ffffffff81000300:	rdtsc
+ffffffff81000302:	ret
+'''
+
+X86 = {
+    'clock': CLOCK,
+    'api_commit': '''
+ffffffff81000000 <api_commit>:
+ffffffff81000000:	endbr64
+ffffffff81000004:	test   %rdi,%rdi
+ffffffff81000007:	je     ffffffff81000030 <api_commit+0x30>
+ffffffff81000009:	call   ffffffff81000100 <helper>
+ffffffff8100000e:	mov    0x10(%rdi),%rax
+ffffffff81000012:	cmp    %rax,%rdx
+ffffffff81000015:	jne    ffffffff81000040 <api_commit+0x40>
+ffffffff81000017:	mov    0x8(%rcx),%rdx
+ffffffff8100001b:	cmp    %rax,%rdx
+ffffffff8100001e:	je     ffffffff81000028 <api_commit+0x28>
+ffffffff81000020:	mov    %rax,0x8(%rcx)
+ffffffff81000024:	jmp    ffffffff81000017 <api_commit+0x17>
+ffffffff81000028:	xor    %eax,%eax
+ffffffff8100002a:	jmp    ffffffff81200000 <__x86_return_thunk>
+ffffffff81000030:	mov    $0xffffffea,%eax
+ffffffff81000035:	jmp    ffffffff81200000 <__x86_return_thunk>
+ffffffff81000040:	mov    (%rbx),%rbx
+ffffffff81000043:	and    $0xfffffffffffffffc,%rbx
+ffffffff81000047:	mov    %rax,0x8(%rbx)
+ffffffff8100004b:	jmp    ffffffff81000017 <api_commit+0x17>
+''',
+    'helper': '''
+ffffffff81000100 <helper>:
+ffffffff81000100:	incq   0x70(%rdi)
+ffffffff81000104:	call   *%rax
+ffffffff81000106:	ret
+ffffffff81000107:	ud2
+''',
+    'api_reserve': '''
+ffffffff81000200 <api_reserve>:
+ffffffff81000200:	lock xadd %rax,0x10(%rdx)
+ffffffff81000205:	jmp    ffffffff81000100 <helper>
+''',
+}
+
+ARM64 = '''
+ffff800080010000 <arm_fn>:
+ffff800080010000:	paciasp
+ffff800080010004:	cbz	x0, ffff800080010014 <arm_fn+0x14>
+ffff800080010008:	b	ffff800080010018 <arm_fn+0x18>
+ffff80008001000c:	ldadd	x1, x2, [x3]
+ffff800080010010:	b.ne	ffff80008001000c <arm_fn+0xc>
+ffff800080010014:	ret
+ffff800080010018:	ldxr	x2, [x3]
+ffff80008001001c:	stxr	w4, x2, [x3]
+ffff800080010020:	cbnz	w4, ffff800080010018 <arm_fn+0x18>
+ffff800080010024:	autiasp
+ffff800080010028:	ret
+'''
+
+
+def program(listings: Dict[str, str], arch: str = 'x86_64', **kw: object) -> ic.Program:
+    def load(func: str) -> List[ic.Insn]:
+        if func not in listings:
+            raise ic.CountError(func)
+        return ic.parse_insns(listings[func])
+    return ic.Program(load, ic.Options(arch, **kw))  # type: ignore[arg-type]
+
+
+class ParseTest(unittest.TestCase):
+    def test_parse(self) -> None:
+        insns = ic.parse_insns(X86['api_commit'])
+        self.assertEqual(20, len(insns))
+        self.assertEqual(('je', 0xffffffff81000030, 'api_commit'),
+                         (insns[2].mnem, insns[2].target, insns[2].target_sym))
+        self.assertEqual('helper', insns[3].target_sym)
+        self.assertEqual('xadd', ic.parse_insns(X86['api_reserve'])[0].mnem)
+
+    def test_raw_bytes_and_comments(self) -> None:
+        insns = ic.parse_insns('ffffffff8124c67e:\t65 48 63 05 46 45 dd 7e \tmovslq '
+                               '%gs:0x7edd4546(%rip),%rax        # 20bcc <pcpu_hot+0xc>')
+        self.assertEqual('movslq %gs:0x7edd4546(%rip),%rax', insns[0].text)
+
+    def test_kinds(self) -> None:
+        kinds = [ic.kind_x86(i) for i in ic.parse_insns(X86['api_commit'])]
+        self.assertEqual(['insn', 'insn', 'cjmp', 'call'], kinds[:4])
+        self.assertEqual('ret', kinds[13])
+        self.assertEqual(['insn', 'icall', 'ret', 'trap'],
+                         [ic.kind_x86(i) for i in ic.parse_insns(X86['helper'])])
+        self.assertEqual(['insn', 'cjmp', 'jmp', 'insn', 'cjmp', 'ret'],
+                         [ic.kind_arm64(i) for i in ic.parse_insns(ARM64)][:6])
+
+
+class PathTest(unittest.TestCase):
+    def test_shortest_is_the_error_exit(self) -> None:
+        path = program(X86).path('api_commit')
+        assert path is not None
+        self.assertIsNone(program(X86).path('api_commit', r'^mov\s+%rax,0x8'))
+        self.assertEqual(5, path.count)  # endbr, test, je, mov, jmp thunk
+
+    def test_required_store_runs_the_loop_once(self) -> None:
+        prog = program(X86, forbid=ic.FORBID['x86_64'], icall={'*': 'clock'})
+        path = prog.path('api_commit', r'^mov\s+%r\w+,0x8\(%r\w+\)$')
+        assert path is not None
+        # 3 + call (1 + helper 5: incq, call * (1 + clock 2), ret) + mov, cmp, jne +
+        # loop: 3 + store + jmp + 3 + xor + thunk
+        self.assertEqual(3 + 6 + 3 + 3 + 2 + 3 + 2, path.count)
+        self.assertEqual(['api_commit', 'helper', 'clock'], path.functions)
+        crossing = program(X86, icall={'*': 'clock'}).path('api_commit', r'^and')
+        assert crossing is not None
+        self.assertTrue(any('and    $0xfffffffffffffffc' in s for s in crossing.steps))
+
+    def test_forbidden_page_crossing(self) -> None:
+        prog = program(X86, forbid=ic.FORBID['x86_64'], icall={'*': 'clock'})
+        path = prog.path('api_commit', r'0x8\(%rbx\)')
+        self.assertIsNone(path)
+
+    def test_indirect_call_target_and_tail_call(self) -> None:
+        prog = program(X86, icall={'*': 'clock'})
+        path = prog.path('api_reserve', r'xadd')
+        assert path is not None
+        # xadd + tail jmp (1 + helper: incq, call *(1 + clock 2), ret)
+        self.assertEqual(1 + 1 + 1 + 3 + 1, path.count)
+        self.assertIn('clock', path.functions)
+
+    def test_arm64_alternative_nops(self) -> None:
+        listings = {'arm_fn': ARM64}
+        ll_sc = program(listings, 'arm64').path('arm_fn', r'ldxr|ldadd')
+        assert ll_sc is not None
+        self.assertEqual(8, ll_sc.count)  # paciasp, cbz, b, ldxr, stxr, cbnz, autiasp, ret
+        lse = program(listings, 'arm64', alt_nops=frozenset({0xffff800080010008}))
+        path = lse.path('arm_fn', r'ldadd')
+        assert path is not None
+        self.assertEqual(6, path.count)  # paciasp, cbz, b as nop, ldadd, b.ne, ret
+
+
+if __name__ == '__main__':
+    unittest.main()
