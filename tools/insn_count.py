@@ -14,7 +14,9 @@ indirect call SPECS does not name is not on the path); trap instructions
 (ud2, int3, brk) end no path. Code patched at boot is counted as
 it runs on the measured CPUs: x86 return thunks are one return; on arm64 the
 branches of system_uses_lse_atomics() and of other alternative_has_cap_*()
-sites (to the LL/SC fallbacks) are the nops LSE CPUs run (--alt-nops).
+sites (to the LL/SC fallbacks) are the nops LSE CPUs run (--alt-nops); a
+static key site (__jump_table) may go either way, whatever the key's state at
+run time, so the count is the lower bound over the keys' states.
 
     python3 tools/insn_count.py --arch x86_64 --vmlinux BUILD/vmlinux \
         --json insn-x86_64.json [--show-path]
@@ -145,6 +147,7 @@ class Options:
     icall: Dict[str, str] = field(default_factory=dict)
     alt_nops: frozenset = frozenset()
     forbid: Optional[str] = None
+    jump_sites: Dict[int, int] = field(default_factory=dict)
     max_depth: int = 12
 
 
@@ -206,6 +209,13 @@ class Program:
         nxt = i + 1 if i + 1 < len(insns) else None
         moves: List[Tuple[int, Optional[int], bool, Optional[Path], str]] = []
         if self.opts.forbid and re.search(self.opts.forbid, insn.text):
+            return moves
+        site = self.opts.jump_sites.get(insn.addr)
+        if site is not None and site in index:
+            # A static key: either way, whatever the key's state at run time
+            moves.append((1, index[site], here, None, 'key'))
+            if nxt is not None:
+                moves.append((1, nxt, here, None, 'key'))
             return moves
 
         def call_moves(target: Optional[str], then: Optional[int], ret: bool) -> None:
@@ -355,6 +365,19 @@ def alt_nop_sites(start: int, data: bytes, callback: int, caps: Sequence[int]) -
     return sites
 
 
+JUMP_ENTRY = 16  # struct jump_entry: s32 code, s32 target, long key
+
+
+def jump_sites(start: int, data: bytes) -> Dict[int, int]:
+    """Static key sites of a __jump_table dump: code address -> target."""
+    sites = {}
+    for off in range(0, len(data) - JUMP_ENTRY + 1, JUMP_ENTRY):
+        code, target = (int.from_bytes(data[off + k:off + k + 4], 'little', signed=True)
+                        for k in (0, 4))
+        sites[start + off + code] = start + off + 4 + target
+    return sites
+
+
 def arm64_cap(header: str, name: str) -> int:
     """The number of a cpucap in arch/arm64/include/generated/asm/cpucap-defs.h."""
     match = re.search(rf'#define\s+{name}\s+(\d+)', header)
@@ -429,6 +452,21 @@ def count(prog_for: Callable[[Dict[str, str]], 'Program'], arch: str,
     return out
 
 
+def symbol_range_bytes(args: argparse.Namespace, first: str, last: str) -> Tuple[int, bytes]:
+    """The bytes from symbol first to symbol last (a table in some section)."""
+    out = run([f'{args.cross}nm', args.vmlinux])
+    addrs = {}
+    for name in (first, last):
+        match = re.search(rf'^([0-9a-f]+) \w {name}$', out, re.M)
+        if not match:
+            raise CountError(f'{name} not in vmlinux')
+        addrs[name] = int(match.group(1), 16)
+    if addrs[first] == addrs[last]:
+        return addrs[first], b''
+    return section_bytes(run([f'{args.cross}objdump', '-s', f'--start-address={addrs[first]:#x}',
+                              f'--stop-address={addrs[last]:#x}', args.vmlinux]))
+
+
 def arm64_lse_sites(args: argparse.Namespace) -> List[int]:
     callback = run([f'{args.cross}nm', args.vmlinux])
     match = re.search(r'^([0-9a-f]+) T alt_cb_patch_nops$', callback, re.M)
@@ -462,8 +500,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                          (int(a, 16) for a in args.alt_nops.split(',')
                           if a and a != 'auto'))
 
+        keys = jump_sites(*symbol_range_bytes(args, '__start___jump_table',
+                                              '__stop___jump_table'))
+
         def prog_for(icall: Dict[str, str]) -> Program:
-            return Program(load, Options(args.arch, icall, nops, FORBID.get(args.arch)))
+            return Program(load, Options(args.arch, icall, nops, FORBID.get(args.arch), keys))
 
         result = count(prog_for, args.arch, args.show_path)
     except CountError as exc:

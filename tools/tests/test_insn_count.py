@@ -143,6 +143,41 @@ class PathTest(unittest.TestCase):
         assert path is not None
         self.assertEqual(6, path.count)  # paciasp, cbz, b as nop, ldadd, b.ne, ret
 
+    def test_static_key_either_way(self) -> None:
+        listing = {'f': '''
+ffffffff81000400 <f>:
+ffffffff81000400:	jmp    ffffffff81000410 <f+0x10>
+ffffffff81000405:	mov    %rax,0x8(%rdx)
+ffffffff81000409:	ret
+ffffffff81000410:	mov    %rax,0x8(%rdx)
+ffffffff81000414:	nop
+ffffffff81000415:	nop
+ffffffff81000416:	ret
+'''}
+        self.assertEqual(5, program(listing).path('f').count)
+        keyed = program(listing, jump_sites={0xffffffff81000400: 0xffffffff81000410})
+        self.assertEqual(3, keyed.path('f').count)
+
+
+class TablesTest(unittest.TestCase):
+    def test_section_and_jump_table(self) -> None:
+        dump = ('Contents of section __jump_table:\n'
+                ' ffffffff82000000 00f0ffff 0cf0ffff 00000000 00000000  ................\n')
+        start, data = ic.section_bytes(dump)
+        self.assertEqual((0xffffffff82000000, 16), (start, len(data)))
+        self.assertEqual({0xffffffff82000000 - 0x1000: 0xffffffff82000004 - 0xff4},
+                         ic.jump_sites(start, data))
+
+    def test_alt_nop_sites(self) -> None:
+        # one entry: orig at -0x100, callback at +0x200 from its field, cap 37|CB
+        entry = ((-0x100) & 0xffffffff).to_bytes(4, 'little') + \
+            (0x200).to_bytes(4, 'little') + (37 | 0x8000).to_bytes(2, 'little') + b'\x04\x00'
+        sites = ic.alt_nop_sites(0x1000, entry, 0x1000 + 4 + 0x200, [37])
+        self.assertEqual([0x1000 - 0x100], sites)
+        self.assertEqual([], ic.alt_nop_sites(0x1000, entry, 0x1000 + 4 + 0x200, [38]))
+        self.assertEqual(37, ic.arm64_cap('#define ARM64_HAS_LSE_ATOMICS\t\t37\n',
+                                          'ARM64_HAS_LSE_ATOMICS'))
+
 
 if __name__ == '__main__':
     unittest.main()
