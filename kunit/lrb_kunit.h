@@ -43,6 +43,11 @@ void lrb_kunit_fill(void *dst, unsigned int len, u32 seq);
 bool lrb_kunit_payload_ok(const void *src, unsigned int len, u32 seq);
 u32 lrb_kunit_payload_seq(const void *src);
 
+int lrb_kunit_debugfs_write(struct kunit *test, const char *path,
+			    const char *val);
+ssize_t lrb_kunit_debugfs_read(struct kunit *test, const char *path,
+			       char *buf, size_t len);
+
 u64 lrb_kunit_clock(void);
 u64 lrb_kunit_clock_tick(void);
 void lrb_kunit_clock_set(u64 value);

@@ -5,6 +5,11 @@
 
 #include <linux/cpumask.h>
 #include <linux/err.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mman.h>
+#include <linux/mount.h>
+#include <linux/uaccess.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
@@ -133,6 +138,113 @@ void lrb_kunit_clock_set(u64 value)
 {
 	WRITE_ONCE(lrb_kunit_now, value);
 	atomic64_set(&lrb_kunit_ticks, value);
+}
+
+/* ---- debugfs, for the kernel's fault injection and kmemleak knobs ------ */
+
+/*
+ * Open a debugfs file without userspace having mounted debugfs: KUnit runs
+ * at boot, before any mount.
+ */
+static struct file *lrb_kunit_debugfs_open(const char *path, int flags,
+					   struct vfsmount **mnt)
+{
+	struct file_system_type *fs = get_fs_type("debugfs");
+	struct file *f;
+
+	if (!fs)
+		return ERR_PTR(-ENODEV);
+	*mnt = kern_mount(fs);
+	module_put(fs->owner);
+	if (IS_ERR(*mnt))
+		return ERR_CAST(*mnt);
+	f = file_open_root_mnt(*mnt, path, flags, 0);
+	if (IS_ERR(f))
+		kern_unmount(*mnt);
+	return f;
+}
+
+/*
+ * debugfs knobs take user buffers (they have no write_iter for
+ * kernel_write()), so the test gets a user mapping of its own.
+ */
+static char __user *lrb_kunit_user_page(struct kunit *test)
+{
+	unsigned long addr;
+
+	addr = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	return IS_ERR_VALUE(addr) || !addr ? NULL : (char __user *)addr;
+}
+
+/**
+ * lrb_kunit_debugfs_write - write a string to a debugfs file
+ * @test: the test (a user mapping is made for it)
+ * @path: path under the debugfs root, e.g. "failslab/verbose"
+ * @val: what to write, shorter than a page
+ *
+ * Return: 0 or a negative error.
+ */
+int lrb_kunit_debugfs_write(struct kunit *test, const char *path,
+			    const char *val)
+{
+	char __user *ubuf = lrb_kunit_user_page(test);
+	size_t len = strlen(val);
+	struct vfsmount *mnt;
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	if (!ubuf || len >= PAGE_SIZE || copy_to_user(ubuf, val, len))
+		return -EFAULT;
+	f = lrb_kunit_debugfs_open(path, O_WRONLY, &mnt);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = vfs_write(f, ubuf, len, &pos);
+	fput(f);
+	kern_unmount(mnt);
+	return n < 0 ? n : 0;
+}
+
+/**
+ * lrb_kunit_debugfs_read - read a debugfs file
+ * @test: the test (a user mapping is made for it)
+ * @path: path under the debugfs root
+ * @buf: receives the contents, NUL-terminated
+ * @len: size of @buf
+ *
+ * Return: bytes read, or a negative error.
+ */
+ssize_t lrb_kunit_debugfs_read(struct kunit *test, const char *path,
+			       char *buf, size_t len)
+{
+	char __user *ubuf = lrb_kunit_user_page(test);
+	struct vfsmount *mnt;
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n, total = 0;
+
+	if (!ubuf || !len)
+		return -EFAULT;
+	f = lrb_kunit_debugfs_open(path, O_RDONLY, &mnt);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	while (total < len - 1) {
+		n = vfs_read(f, ubuf, min_t(size_t, PAGE_SIZE, len - 1 - total),
+			     &pos);
+		if (n <= 0)
+			break;
+		if (copy_from_user(buf + total, ubuf, n)) {
+			total = -EFAULT;
+			break;
+		}
+		total += n;
+	}
+	if (total >= 0)
+		buf[total] = '\0';
+	fput(f);
+	kern_unmount(mnt);
+	return total;
 }
 
 /* ---- test buffers ------------------------------------------------------- */
