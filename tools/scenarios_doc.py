@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional
 
-SCENARIO = re.compile(r'# lrb-scenario (\w+) \(ring-buffer-design\.txt lines ([^,]+), ([^,]+), CPU (\d+)\)')
+SCENARIO = re.compile(r'# lrb-scenario (\w+) \(ring-buffer-design\.txt lines (.+?), '
+                      r'(overwrite mode|producer/consumer mode), CPU (\d+)\)')
 STEP = re.compile(r'# lrb-step (\d+): (.*?)(?:\s+\[(.*)\])?$')
 EXPECT = re.compile(r'# expect: (.*?)\s+->\s+(as drawn|MISMATCH)$')
 RESULT = re.compile(r'(ok|not ok) \d+ (\w+)')
