@@ -16,6 +16,7 @@ from .tree import BASE_TAG
 Say = Callable[[str], None]
 CHECKPATCH_TOTAL = re.compile(r'total: (\d+) errors, (\d+) warnings, (\d+) checks')
 COMPILER_DIAG = re.compile(r'(^|\s)(warning|error): ')
+COMPILER_CONTEXT = re.compile(r'^\s*\d*\s*\|| note: |: In function |^In file included from ')
 
 
 @dataclass
@@ -90,6 +91,12 @@ def unit_tests(repo: Path) -> CheckResult:
     return result
 
 
+def compiler_diagnostics(output: str) -> List[str]:
+    """gcc's warnings and errors with their context lines; make's progress dropped."""
+    return [line for line in output.splitlines()
+            if COMPILER_DIAG.search(line) or COMPILER_CONTEXT.search(line)]
+
+
 def w1_targets(tree: Path) -> List[str]:
     objs = [n[:-2] + '.o' for n in series_sources(tree) if n.endswith('.c')]
     return objs + [kunitsync.IN_TREE_DIR + '/']
@@ -147,8 +154,7 @@ def _w1_build(tree: Path, tgt: Target, config: Path, w1_dir: Path, jobs: int, sa
                 obj.unlink()
     say(f'[{tgt.build}] W=1: {" ".join(targets)}')
     proc = _make(base + targets, env)
-    diags = [line for line in (proc.stderr + proc.stdout).splitlines()
-             if COMPILER_DIAG.search(line) or line.lstrip().startswith(('|', '^'))]
+    diags = compiler_diagnostics(proc.stderr + proc.stdout)
     if proc.returncode or any(COMPILER_DIAG.search(d) for d in diags):
         result.ok = False
         result.problems = diags or (proc.stderr.splitlines()[-30:])

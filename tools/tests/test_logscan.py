@@ -206,3 +206,20 @@ class RealBootTest(unittest.TestCase):
 
     def test_arm64_llsc(self) -> None:
         self.check('arm64-llsc-pass.log', 'arm64-llsc', 'LL/SC')
+
+
+class CompilerOutputTest(unittest.TestCase):
+    def test_w1_warning_with_context(self) -> None:
+        from lrb_harness import checks
+        output = '\n'.join([
+            '  CC      lib/lrb_kunit/lrb_kunit_util.o',
+            "lib/lrb_kunit/lrb_kunit_util.c: In function 'lrb_kunit_name':",
+            "lib/lrb_kunit/lrb_kunit_util.c:500:48: warning: '%u' directive output may be "
+            'truncated [-Wformat-truncation=]',
+            '  500 |         snprintf(buf, sizeof(buf), "p%u", idx);',
+            '      |                                ^~',
+            '  AR      lib/lrb_kunit/built-in.a'])
+        diags = checks.compiler_diagnostics(output)
+        self.assertEqual(len(diags), 4)
+        self.assertTrue(any('warning:' in d for d in diags))
+        self.assertFalse(any(d.lstrip().startswith(('CC', 'AR')) for d in diags))
