@@ -20,8 +20,9 @@ PROFILE_OPT = $(if $(PROFILE),--profile $(PROFILE))
 JOBS_OPT    = $(if $(JOBS),--jobs $(JOBS))
 RUN_OPTS    = $(PROFILE_OPT) $(JOBS_OPT)
 
-.PHONY: help deps deps-check tree prepare status export list test test-x86_64 test-arm64 run \
-	check w1 unit-tests scenarios scenario profiles clean distclean
+.PHONY: help deps deps-check tree prepare status export list test test-quick test-sanitizers \
+	test-x86_64 test-arm64 run check w1 unit-tests scenarios scenario scenarios-doc profiles \
+	clean distclean
 
 help:
 	@echo 'make deps          install the missing Debian packages (sudo when not root)'
@@ -29,7 +30,10 @@ help:
 	@echo 'make status        show unexported work in the kernel tree'
 	@echo 'make export        write the tree commits back to kernel-patch/ (+ edited tests)'
 	@echo 'make list          suites and cases, read from kunit/'
-	@echo 'make test          check, all targets (x86_64, arm64-lse, arm64-llsc), W=1'
+	@echo 'make test          check, all targets (x86_64, arm64-lse, arm64-llsc), W=1,'
+	@echo '                   kbuffer-check, kcsan+lockdep on x86_64 and kcsan on arm64'
+	@echo 'make test-quick    the same without the sanitizer passes'
+	@echo 'make test-sanitizers  kcsan, kasan, lockdep, kmemleak on x86_64 and arm64-lse'
 	@echo 'make test-x86_64   build and boot x86_64 only   (GLOB=, PROFILE=)'
 	@echo 'make test-arm64    build arm64, boot LSE and LL/SC (GLOB=, PROFILE=)'
 	@echo 'make run           run ARCH= PROFILE= GLOB= (default: all targets)'
@@ -37,6 +41,7 @@ help:
 	@echo 'make w1            W=1 build of the series objects and lib/lrb_kunit/'
 	@echo 'make scenarios     lrb_design suite with its diagrams (x86_64; ARCH= overrides)'
 	@echo 'make scenario S=X  one lrb_design case'
+	@echo 'make scenarios-doc docs/scenarios.md from the last scenarios run'
 	@echo 'make profiles      list tools/profiles/'
 	@echo 'make clean         remove build dirs and results/'
 	@echo 'make distclean     clean, plus the kernel tree and ccache'
@@ -66,6 +71,12 @@ profiles:
 test: deps-check
 	@$(WRAPPER) test $(ARCH_OPT) $(RUN_OPTS)
 
+test-quick: deps-check
+	@$(WRAPPER) test --no-sanitizers $(ARCH_OPT) $(RUN_OPTS)
+
+test-sanitizers: deps-check
+	@$(WRAPPER) sanitizers $(JOBS_OPT)
+
 test-x86_64: deps-check
 	@$(WRAPPER) run --arch x86_64 $(RUN_OPTS) $(GLOB)
 
@@ -86,6 +97,9 @@ w1: deps-check
 
 scenarios: deps-check
 	@$(WRAPPER) run --arch $(or $(ARCH),x86_64) --show-log $(RUN_OPTS) lrb_design
+
+scenarios-doc:
+	@$(PYTHON) tools/scenarios_doc.py results/latest/$(or $(ARCH),x86_64).log docs/scenarios.md
 
 scenario: deps-check
 	@test -n "$(S)" || { echo 'usage: make scenario S=<lrb_design case>'; exit 2; }

@@ -159,3 +159,37 @@ def _w1_build(tree: Path, tgt: Target, config: Path, w1_dir: Path, jobs: int, sa
         result.ok = False
         result.problems = diags or (proc.stderr.splitlines()[-30:])
     return result
+
+
+def kbuffer_check(repo: Path, out_dir: Path, logs: List[Path], say: Say) -> CheckResult:
+    """Build tools/kbuffer-check against libtraceevent and let it decode the
+    pages that lrb_api.read_page_hexdump_for_kbuffer printed in each log."""
+    result = CheckResult(f'kbuffer-check: libtraceevent decodes lrb pages ({len(logs)} logs)',
+                         True)
+    src = repo / 'tools' / 'kbuffer-check' / 'kbuffer_check.c'
+    binary = out_dir / 'kbuffer-check'
+    flags = _run(['pkg-config', '--cflags', '--libs', 'libtraceevent'], repo)
+    if flags.returncode != 0:
+        result.ok = False
+        result.problems.append('pkg-config finds no libtraceevent: run `make deps` '
+                               '(libtraceevent-dev, pkg-config)')
+        return result
+    say('kbuffer-check: building against libtraceevent, decoding the dumped pages')
+    cc = _run(['cc', '-O2', '-Wall', '-Wextra', '-Werror', '-o', str(binary), str(src)]
+              + flags.stdout.split(), repo)
+    if cc.returncode != 0:
+        result.ok = False
+        result.problems += ['cc failed:'] + cc.stderr.rstrip().splitlines()
+        return result
+    if not logs:
+        result.ok = False
+        result.problems.append('no kernel log to check (no boot ran lrb_api)')
+    for log in logs:
+        proc = _run([str(binary), str(log)], repo)
+        lines = (proc.stdout + proc.stderr).rstrip().splitlines()
+        if proc.returncode != 0:
+            result.ok = False
+            result.problems += lines[:25]
+        else:
+            result.problems += lines
+    return result

@@ -102,8 +102,15 @@ def build_parser() -> Parser:
     sub.add_parser('check', help='checkpatch, kernel-doc and the wrapper unit tests')
     w1 = sub.add_parser('w1', help='compile the series objects with W=1, fail on warnings')
     arch_opts(w1)
-    test = sub.add_parser('test', help='check, run every target, W=1: what CI runs')
+    test = sub.add_parser('test', help='check, run every target, W=1, kbuffer-check and the '
+                          'sanitizer passes: what CI runs')
     arch_opts(test)
+    test.add_argument('--no-sanitizers', action='store_true',
+                      help='skip the sanitizer passes (' +
+                      ', '.join(f'{p} on {a}' for p, a in CI_SANITIZER_PASSES) + ')')
+    san = sub.add_parser('sanitizers', help='every sanitizer profile on x86_64 and arm64-lse')
+    san.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)),
+                     help='make --jobs for the kernel builds')
     sub.add_parser('profiles', help='list the profiles and their metadata')
     deps = sub.add_parser('deps', help='check (default) or install the Debian packages')
     deps.add_argument('mode', nargs='?', default='check', choices=['check', 'install'])
@@ -346,6 +353,34 @@ def cmd_w1(ctx: Context, args: argparse.Namespace) -> int:
     return EXIT_OK if not bad else EXIT_FAIL
 
 
+# What `test` runs after the default profile, and what `sanitizers` runs
+CI_SANITIZER_PASSES = [('kcsan+lockdep', 'x86_64'), ('kcsan', 'arm64-lse')]
+ALL_SANITIZER_PASSES = [(p, 'x86_64,arm64-lse') for p in ('kcsan', 'kasan', 'lockdep', 'kmemleak')]
+
+
+def run_passes(ctx: Context, prep: tree.Prepared, passes: List['tuple[str, str]'], jobs: int,
+               step_times: Dict[str, float]) -> List[RunResult]:
+    """Each (profile, arch) pass: its own builds, every suite."""
+    done = []
+    for name, arch in passes:
+        targets, profile = select(ctx, [arch], name)
+        say(f'== profile {name} on {arch} ==')
+        t0 = time.monotonic()
+        done.append(run_targets(ctx, prep, targets, profile, [], jobs))
+        step_times[name + '@' + arch] = time.monotonic() - t0
+    return done
+
+
+def kbuffer_logs(res: RunResult) -> List[Path]:
+    logs = []
+    for boot in res.boots:
+        path = Path(boot.log_path) if boot.log_path else None
+        if path and path.suffix == '.log' and path.is_file() and \
+                'lrb-kbuffer-begin' in path.read_text(errors='replace'):
+            logs.append(path)
+    return logs
+
+
 def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
     """check + run + W=1; the closing line counts the KUnit cases, plus one
     failure for each harness step (check, W=1) that failed."""
@@ -362,16 +397,39 @@ def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     w1_found = run_w1(ctx, prep, targets, profile, args.jobs, only=res.built)
     step_times['w1'] = time.monotonic() - t0
-    print_run(res, False)
+    t0 = time.monotonic()
+    w1_found.append(checks.kbuffer_check(ctx.repo, res.out_dir, kbuffer_logs(res), say))
+    step_times['kbuffer-check'] = time.monotonic() - t0
+    extra = [] if args.no_sanitizers or profile.name != DEFAULT_PROFILE else \
+        run_passes(ctx, prep, CI_SANITIZER_PASSES, args.jobs, step_times)
+    for run in [res] + extra:
+        print_run(run, False)
     plain('')
     plain('== harness checks ==')
     print_checks(found + w1_found)
     timing = ', '.join(f'{k} {v:.0f}s' for k, v in step_times.items())
     plain(f'elapsed: {time.monotonic() - start:.0f}s ({timing})')
-    passed, failed, skipped = totals(res.boots)
+    boots = [b for run in [res] + extra for b in run.boots]
+    passed, failed, skipped = totals(boots)
     bad_steps = sum(not r.ok for r in found + w1_found)
+    ok = targets_ok(res.boots, targets) and all(b.ok for b in boots) and not bad_steps
     plain(report.closing_line(passed, failed + bad_steps, skipped))
-    return EXIT_OK if targets_ok(res.boots, targets) and not bad_steps else EXIT_FAIL
+    return EXIT_OK if ok else EXIT_FAIL
+
+
+def cmd_sanitizers(ctx: Context, args: argparse.Namespace) -> int:
+    """Every sanitizer profile on both arches; the closing line sums them."""
+    start = time.monotonic()
+    prep = prepare(ctx)
+    step_times: Dict[str, float] = {}
+    runs = run_passes(ctx, prep, ALL_SANITIZER_PASSES, args.jobs, step_times)
+    for run in runs:
+        print_run(run, False)
+    timing = ', '.join(f'{k} {v:.0f}s' for k, v in step_times.items())
+    plain(f'elapsed: {time.monotonic() - start:.0f}s ({timing})')
+    boots = [b for run in runs for b in run.boots]
+    plain(report.closing_line(*totals(boots)))
+    return EXIT_OK if boots and all(b.ok for b in boots) else EXIT_FAIL
 
 
 # -- small commands ---------------------------------------------------------------------
@@ -441,6 +499,7 @@ def cmd_deps(ctx: Context, args: argparse.Namespace) -> int:
 COMMANDS: Dict[str, Callable[[Context, argparse.Namespace], int]] = {
     'prepare': cmd_prepare, 'run': cmd_run, 'list': cmd_list, 'export': cmd_export,
     'check': cmd_check, 'w1': cmd_w1, 'test': cmd_test, 'profiles': cmd_profiles,
+    'sanitizers': cmd_sanitizers,
     'deps': cmd_deps, 'status': cmd_status,
 }
 

@@ -69,10 +69,11 @@ class Request:
 def command(req: Request) -> List[str]:
     tgt = req.target
     cmd = [sys.executable, str(kunit_py(req.tree)), req.subcommand,
-           f'--build_dir={req.build_dir}',
-           f'--kunitconfig={req.repo / ".kunitconfig"}']
-    if req.profile.fragment:
-        cmd.append(f'--kunitconfig={req.profile.fragment}')
+           f'--build_dir={req.build_dir}']
+    if not req.profile.standalone:
+        cmd.append(f'--kunitconfig={req.repo / ".kunitconfig"}')
+    for frag in ([req.profile.fragment] if req.profile.fragment else []) + req.profile.extra:
+        cmd.append(f'--kunitconfig={frag}')
     cmd += [f'--arch={tgt.linux_arch}',
             f'--qemu_config={req.repo / "tools" / "qemu_configs" / tgt.qemu_config}']
     if tgt.cross_compile:

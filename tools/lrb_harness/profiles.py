@@ -80,6 +80,8 @@ class Profile:
     name: str
     fragment: Optional[Path] = None
     description: str = ''
+    standalone: bool = False            # the fragment replaces .kunitconfig
+    extra: List[Path] = field(default_factory=list)  # more fragments (a+b)
     arches: Optional[List[str]] = None
     qemu_args: List[str] = field(default_factory=list)
     kernel_args: List[str] = field(default_factory=list)
@@ -106,7 +108,7 @@ class Profile:
 
 
 META_LINE = re.compile(r'^#\s*([a-z_]+)\s*:\s*(.*?)\s*$')
-META_KEYS = ('description', 'arches', 'qemu_args', 'kernel_args', 'timeout')
+META_KEYS = ('description', 'arches', 'qemu_args', 'kernel_args', 'timeout', 'standalone')
 
 
 def parse_profile(name: str, path: Path) -> Profile:
@@ -133,6 +135,8 @@ def parse_profile(name: str, path: Path) -> Profile:
             profile.qemu_args = shlex.split(value)
         elif key == 'kernel_args':
             profile.kernel_args = shlex.split(value)
+        elif key == 'standalone':
+            profile.standalone = value.split()[0].lower() in ('yes', 'true', '1') if value else False
         elif key == 'timeout':
             if not value.isdigit() or int(value) <= 0:
                 raise HarnessError(f'{path}: "# timeout:" must be a number of seconds')
@@ -147,11 +151,38 @@ def profile_names(profile_dir: Path) -> List[str]:
     return sorted(names, key=lambda n: (n != DEFAULT_PROFILE, n))
 
 
-def load_profile(profile_dir: Path, name: str) -> Profile:
+def _load_one(profile_dir: Path, name: str) -> Profile:
     valid = profile_names(profile_dir)
     if name not in valid:
-        raise HarnessError(f'unknown profile {name!r}; valid: {", ".join(valid)}')
+        raise HarnessError(f'unknown profile {name!r}; valid: {", ".join(valid)} '
+                           f'(or several joined with +, e.g. kcsan+lockdep)')
     path = profile_dir / f'{name}.config'
     if not path.is_file():
         return Profile(name, description='the repository .kunitconfig alone')
     return parse_profile(name, path)
+
+
+def combine(name: str, parts: List[Profile]) -> Profile:
+    """Profiles joined with +: every fragment, both arguments lists, the
+    longest timeout, the arches all of them support."""
+    if any(p.standalone for p in parts):
+        raise HarnessError(f'{name}: a standalone profile cannot be combined')
+    frags = [p.fragment for p in parts if p.fragment]
+    out = Profile(name, fragment=frags[0] if frags else None, extra=frags[1:],
+                  description=' + '.join(p.description or p.name for p in parts),
+                  timeout=max(p.timeout for p in parts))
+    for part in parts:
+        out.qemu_args += part.qemu_args
+        out.kernel_args += [a for a in part.kernel_args if a not in out.kernel_args]
+        if part.arches is not None:
+            allowed = set(part.arches) if out.arches is None else set(out.arches)
+            out.arches = [a for a in part.arches if a in allowed]
+    return out
+
+
+def load_profile(profile_dir: Path, name: str) -> Profile:
+    """A profile by name; 'a+b' combines several."""
+    names = name.split('+')
+    if len(names) == 1:
+        return _load_one(profile_dir, name)
+    return combine(name, [_load_one(profile_dir, n) for n in names])
