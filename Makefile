@@ -7,6 +7,7 @@
 #   GLOB=GLOBS      kunit.py filter globs, space-separated (suite or suite.case)
 #   S=CASE          lrb_design case for `make scenario`
 #   JOBS=N          make --jobs for the kernel build (default: number of CPUs)
+#   KERNEL_ARGS=..  extra kernel arguments for `make run`, e.g. lrb_kunit.lrb_stress_ms=60000
 
 PYTHON   ?= python3
 WRAPPER  := $(PYTHON) tools/kunit-wrapper.py
@@ -84,7 +85,7 @@ test-arm64: deps-check
 	@$(WRAPPER) run --arch arm64 $(RUN_OPTS) $(GLOB)
 
 run: deps-check
-	@$(WRAPPER) run $(ARCH_OPT) $(RUN_OPTS) $(GLOB)
+	@$(WRAPPER) run $(ARCH_OPT) $(RUN_OPTS) $(foreach a,$(KERNEL_ARGS),--kernel-arg $(a)) $(GLOB)
 
 check: deps-check
 	@$(WRAPPER) check

@@ -90,6 +90,9 @@ def build_parser() -> Parser:
     sub.add_parser('prepare', help='unpack/patch the kernel tree and copy kunit/ into it')
     run = sub.add_parser('run', help='build and boot, print results')
     arch_opts(run)
+    run.add_argument('--kernel-arg', action='append', default=[], metavar='ARG',
+                     help='extra kernel command-line argument, repeatable (e.g. '
+                          'lrb_kunit.lrb_stress_ms=60000 for a longer soak)')
     run.add_argument('--show-log', action='store_true',
                      help="print each case's KTAP diagnostic lines")
     run.add_argument('globs', nargs='*', metavar='GLOB',
@@ -286,6 +289,7 @@ def targets_ok(boots: List[results.BootResult], targets: List[Target]) -> bool:
 
 def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
     targets, profile = select(ctx, args.arch, args.profile)
+    profile.kernel_args += args.kernel_arg
     prep = prepare(ctx)
     res = run_targets(ctx, prep, targets, profile, args.globs, args.jobs)
     print_run(res, args.show_log)
