@@ -36,7 +36,7 @@
 
 #include "lrb_bench.h"
 
-static unsigned long events = 100000;
+static unsigned long events = 200000;
 module_param(events, ulong, 0444);
 MODULE_PARM_DESC(events, "writes per writer and repetition");
 
@@ -48,11 +48,11 @@ static unsigned int pages = 128;
 module_param(pages, uint, 0444);
 MODULE_PARM_DESC(pages, "pages per CPU of each buffer");
 
-static unsigned int nest_period_us = 20;
+static unsigned int nest_period_us = 100;
 module_param(nest_period_us, uint, 0444);
 MODULE_PARM_DESC(nest_period_us, "period of the nested hrtimer writer");
 
-static unsigned int nest_burst = 4;
+static unsigned int nest_burst = 8;
 module_param(nest_burst, uint, 0444);
 MODULE_PARM_DESC(nest_burst, "events the hrtimer writes each time it fires");
 
@@ -64,7 +64,6 @@ MODULE_PARM_DESC(smoke, "1: tiny counts (make test), 0: full, -1: tiny if built 
 #define BENCH_CHUNK		8192
 #define BENCH_PS_PER_S		(1000ULL * NSEC_PER_SEC)
 /* Bounds of every wait: far above anything a run takes under TCG */
-#define BENCH_START_NS		(20ULL * NSEC_PER_SEC)
 #define BENCH_RUN_TIMEOUT	(240 * HZ)
 #define BENCH_READER_NS		(240ULL * NSEC_PER_SEC)
 
@@ -121,7 +120,7 @@ struct bench_job {
 	atomic_t		ready;
 	int			nr_threads;
 	struct completion	all_ready;
-	bool			go;
+	struct completion	go;
 	bool			stop;
 	atomic_t		running;
 	struct completion	writers_done;
@@ -140,20 +139,12 @@ static void bench_park(void)
 	}
 }
 
-/* Tell the test thread we are ready and spin until it says go (bounded) */
+/* Tell the test thread we are ready and wait until it says go (bounded) */
 static bool bench_gate(struct bench_job *job)
 {
-	u64 deadline = local_clock() + BENCH_START_NS;
-
 	if (atomic_inc_return(&job->ready) == job->nr_threads)
 		complete(&job->all_ready);
-	/* Pairs with the release in bench_run(): the job is all set up */
-	while (!smp_load_acquire(&job->go)) {
-		if (local_clock() > deadline)
-			return false;
-		cpu_relax();
-	}
-	return true;
+	return wait_for_completion_timeout(&job->go, BENCH_RUN_TIMEOUT);
 }
 
 static enum hrtimer_restart bench_timer(struct hrtimer *t)
@@ -329,7 +320,7 @@ static bool bench_run(struct kunit *test, struct bench_job *job,
 	init_completion(&job->all_ready);
 	init_completion(&job->writers_done);
 	init_completion(&job->reader_done);
-	job->go = false;
+	init_completion(&job->go);
 	job->stop = false;
 
 	if (remote) {
@@ -355,19 +346,21 @@ static bool bench_run(struct kunit *test, struct bench_job *job,
 		KUNIT_FAIL(test, "threads did not start");
 		ok = false;
 	}
-	/* Go, with every write before it visible to the threads */
-	smp_store_release(&job->go, true);
+	complete_all(&job->go);
 	if (job->nr_writers &&
 	    !wait_for_completion_timeout(&job->writers_done, BENCH_RUN_TIMEOUT)) {
 		KUNIT_FAIL(test, "writers did not finish");
 		ok = false;
 	}
-	WRITE_ONCE(job->stop, true);
+	/* A reader alone stops when it emptied the buffer */
+	if (job->nr_writers)
+		WRITE_ONCE(job->stop, true);
 	if (remote && !IS_ERR(job->reader_task) &&
 	    !wait_for_completion_timeout(&job->reader_done, BENCH_RUN_TIMEOUT)) {
 		KUNIT_FAIL(test, "reader did not finish");
 		ok = false;
 	}
+	WRITE_ONCE(job->stop, true);
 	bench_stop_threads(job);
 	for (i = 0; i < job->nr_writers; i++)
 		ok &= !job->w[i].late && !IS_ERR(job->w[i].task);
