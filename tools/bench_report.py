@@ -70,10 +70,13 @@ class Figure:
 
 @dataclass(frozen=True)
 class Ratio:
-    """lrb's time per event over the kernel's and the locked baseline's."""
+    """lrb's time per event over the kernel's and the locked baseline's:
+    of the medians, and of the best repetitions when the log has them."""
     key: Key
     lrb_kernel: float
     lrb_locked: float
+    best_kernel: Optional[float] = None
+    best_locked: Optional[float] = None
 
 
 @dataclass
@@ -145,8 +148,10 @@ def parse_line(line: str, run: Run) -> None:
     tok = _tokens(line[pos + len(marker):])
     try:
         if marker == 'lrb-bench-ratio ':
+            best = [(_number(tok[k]) if k in tok else None)
+                    for k in ('best_lrb_kernel', 'best_lrb_locked')]
             run.ratios.append(Ratio(_key(tok), _number(tok['lrb_kernel']),
-                                    _number(tok['lrb_locked'])))
+                                    _number(tok['lrb_locked']), best[0], best[1]))
         elif line[pos + len(marker):].startswith('config '):
             run.config = tok
         elif 'impl' in tok:
@@ -175,12 +180,15 @@ def fmt_value(fig: Optional[Figure]) -> str:
     return f'{fig.value / 1e6:.2f} M ±{fig.spread:.0f}%'
 
 
-def fmt_ratio(value: Optional[float], target: Optional[float] = None) -> str:
+def fmt_ratio(value: Optional[float], target: Optional[float] = None,
+              best: Optional[float] = None) -> str:
     if value is None:
         return 'n/a'
     text = f'{value:.2f}'
     if target is not None and value > target:
         text += ' ✗'
+    if best is not None:
+        text += f' ({best:.2f})'
     return text
 
 
@@ -200,8 +208,10 @@ def write_table(run: Run) -> List[str]:
         kernel_target = TARGET_KERNEL if case == 'write' else None
         rows.append([case, str(payload), mode, reader] +
                     [fmt_value(run.figure(key, impl)) for impl in IMPLS] +
-                    [fmt_ratio(ratio.lrb_kernel if ratio else None, kernel_target),
-                     fmt_ratio(ratio.lrb_locked if ratio else None, locked_target)])
+                    [fmt_ratio(ratio.lrb_kernel if ratio else None, kernel_target,
+                               ratio.best_kernel if ratio else None),
+                     fmt_ratio(ratio.lrb_locked if ratio else None, locked_target,
+                               ratio.best_locked if ratio else None)])
     return _table(['case', 'payload', 'mode', 'reader', 'lrb ns/ev', 'kernel ns/ev',
                    'locked ns/ev', 'lrb/kernel', 'lrb/locked'], rows)
 
@@ -212,8 +222,10 @@ def rate_table(run: Run, cases: Sequence[str], first: str) -> List[str]:
         ratio = run.ratio(key)
         label = str(key[4]) if first == 'writer CPUs' else key[0]
         rows.append([label] + [fmt_value(run.figure(key, impl)) for impl in IMPLS] +
-                    [fmt_ratio(ratio.lrb_kernel if ratio else None),
-                     fmt_ratio(ratio.lrb_locked if ratio else None)])
+                    [fmt_ratio(ratio.lrb_kernel if ratio else None, None,
+                               ratio.best_kernel if ratio else None),
+                     fmt_ratio(ratio.lrb_locked if ratio else None, None,
+                               ratio.best_locked if ratio else None)])
     return _table([first, 'lrb ev/s', 'kernel ev/s', 'locked ev/s',
                    'lrb/kernel', 'lrb/locked'], rows)
 
@@ -226,12 +238,18 @@ def targets(run: Run) -> List[str]:
     met_reader = sum(r.lrb_locked <= TARGET_LOCKED for r in reader)
     worst_fast = max((r.lrb_kernel for r in fast), default=0.0)
     worst_reader = max((r.lrb_locked for r in reader), default=0.0)
-    return [
+    slower = [r for r in run.ratios if r.lrb_kernel > 1 or r.lrb_locked > 1]
+    lines = [
         f'- write fast path, lrb/kernel ≤ {TARGET_KERNEL}: met in {met_fast} of '
         f'{len(fast)} cases (worst {worst_fast:.2f}).',
         f'- with a reader running, lrb/locked ≤ {TARGET_LOCKED} (2× faster): met in '
         f'{met_reader} of {len(reader)} cases (worst {worst_reader:.2f}).',
     ]
+    if slower:
+        lines.append('- lrb slower (median ratio above 1) in: ' + ', '.join(
+            f'{r.key[0]} {r.key[1]} {r.key[2]}' + (f' {r.key[4]} CPUs' if r.key[4] else '')
+            for r in slower) + '.')
+    return lines
 
 
 def insn_section(insn: Dict[str, object]) -> List[str]:
@@ -272,7 +290,9 @@ def arch_section(run: Run, env: Env) -> List[str]:
     if smoke:
         lines.append('- **smoke run (tiny counts): these figures mean nothing**')
     lines += ['', '### Targets', ''] + targets(run)
-    lines += ['', '### Writes (ns per event, median ± spread; ratios of the medians)', '']
+    lines += ['', '### Writes (ns per event, median ± spread)', '',
+              'Ratios: of the medians, then (in brackets) of the best repetitions; '
+              '✗ marks a ratio above its target.', '']
     lines += write_table(run)
     lines += ['', '### Aggregate (overwrite, 64-byte payload, no reader)', '']
     lines += rate_table(run, ('aggregate',), 'writer CPUs')

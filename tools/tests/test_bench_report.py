@@ -43,6 +43,15 @@ class ParseTest(unittest.TestCase):
         self.assertEqual((0.5, 0.62), (ratio.lrb_kernel, ratio.lrb_locked))
         self.assertEqual(21, len(run.figures))
 
+    def test_best_ratios(self) -> None:
+        run = br.Run('x86_64')
+        br.parse_line('lrb-bench-ratio case=write payload=8 mode=overwrite reader=none '
+                      'lrb_kernel=0.70 lrb_locked=0.90 best_lrb_kernel=0.61 '
+                      'best_lrb_locked=0.85', run)
+        ratio = run.ratios[0]
+        self.assertEqual((0.61, 0.85), (ratio.best_kernel, ratio.best_locked))
+        self.assertEqual('0.70 ✗ (0.61)', br.fmt_ratio(0.70, 0.6, 0.61))
+
     def test_other_lines_ignored(self) -> None:
         run = br.Run('x86_64')
         for line in ('ok 1 setup', 'lrb-benchmark is not us', '# Subtest: lrb_bench'):
@@ -92,6 +101,7 @@ class MarkdownTest(unittest.TestCase):
         self.assertIn('| read_consume | 5.00 M ±2%', self.md)
         self.assertIn('met in 2 of 3 cases (worst 0.70)', self.md)
         self.assertIn('met in 1 of 1 cases (worst 0.37)', self.md)
+        self.assertIn('lrb slower (median ratio above 1) in: read_consume 64 prodcons.', self.md)
 
     def test_insn(self) -> None:
         self.assertIn('| lrb | 60 | 20 | 80 | lrb_lock_reserve |', self.md)
