@@ -259,12 +259,16 @@ def insn_section(insn: Dict[str, object]) -> List[str]:
         if not isinstance(data, dict):
             continue
         rows.append([impl, str(data.get('reserve', '?')), str(data.get('commit', '?')),
-                     str(data.get('total', '?')),
+                     str(data.get('total', '?')), str(data.get('clock', '?')),
                      ', '.join(str(f) for f in data.get('functions', []))])
-    lines = _table(['buffer', 'reserve', 'commit', 'total', 'functions on the path'], rows)
+    lines = _table(['buffer', 'reserve', 'commit', 'total', 'in the clock',
+                    'functions on the path'], rows)
     lrb, kernel = insn.get('lrb'), insn.get('kernel')
     if isinstance(lrb, dict) and isinstance(kernel, dict) and kernel.get('total'):
         lines += ['', f"lrb/kernel: {int(lrb['total']) / int(kernel['total']):.2f}"]
+        if kernel.get('without_clock') and lrb.get('without_clock'):
+            lines[-1] += (f", without the clocks: "
+                          f"{int(lrb['without_clock']) / int(kernel['without_clock']):.2f}")
     return lines
 
 

@@ -104,7 +104,7 @@ class MarkdownTest(unittest.TestCase):
         self.assertIn('lrb slower (median ratio above 1) in: read_consume 64 prodcons.', self.md)
 
     def test_insn(self) -> None:
-        self.assertIn('| lrb | 60 | 20 | 80 | lrb_lock_reserve |', self.md)
+        self.assertIn('| lrb | 60 | 20 | 80 | ? | lrb_lock_reserve |', self.md)
         self.assertIn('lrb/kernel: 0.50', self.md)
         self.assertIn('## Static instruction count: method', self.md)
 

@@ -132,6 +132,8 @@ class PathTest(unittest.TestCase):
         # xadd + tail jmp (1 + helper: incq, call *(1 + clock 2), ret)
         self.assertEqual(1 + 1 + 1 + 3 + 1, path.count)
         self.assertIn('clock', path.functions)
+        self.assertEqual(0, ic.clock_steps(path))
+        self.assertEqual(1, ic.clock_steps(ic.Path(2, ['f+0x0: x', '  local_clock+0x4: y'])))
 
     def test_arm64_alternative_nops(self) -> None:
         listings = {'arm_fn': ARM64}
