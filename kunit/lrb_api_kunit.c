@@ -766,6 +766,27 @@ static void read_page_swaps_full_copies_partial(struct kunit *test)
 	lrb_unpin();
 }
 
+/* A reader page with only its end padding left: go on to the next page */
+static void read_page_after_consume_skips_padding(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 3 * CAP, 0);
+	unsigned int per_page = CAP / 104;
+	void *page;
+	int cpu, ret;
+
+	cpu = lrb_pin();
+	lrb_write_n(test, tb, per_page + 3, 100);
+	lrb_expect_read(test, tb, cpu, 0, per_page, 100);
+	page = lrb_alloc_read_page(tb->b, cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
+	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false);
+	KUNIT_EXPECT_EQ(test, ret, 3 * 104);
+	if (ret > 0)
+		KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, per_page, 100), 3U);
+	lrb_free_read_page(tb->b, cpu, page);
+	lrb_unpin();
+}
+
 static void read_page_reports_missed_events(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, LRB_FL_OVERWRITE);
@@ -1094,6 +1115,7 @@ static struct kunit_case lrb_api_cases[] = {
 	KUNIT_CASE(iterator_matches_consume),
 	KUNIT_CASE(iterator_restarts_after_consume),
 	KUNIT_CASE(read_page_swaps_full_copies_partial),
+	KUNIT_CASE(read_page_after_consume_skips_padding),
 	KUNIT_CASE(read_page_reports_missed_events),
 	KUNIT_CASE(read_page_hexdump_for_kbuffer),
 	KUNIT_CASE(reset_discards_and_zeroes),

@@ -29,7 +29,7 @@
  */
 void lrb_kunit_line(struct kunit *test, const char *fmt, ...)
 {
-	char line[256];
+	char line[512];
 	va_list args;
 
 	va_start(args, fmt);
@@ -417,7 +417,7 @@ void lrb_tb_check_at_end(struct kunit *test, struct lrb_tb *tb)
 
 /* ---- the ring in the design document's notation ------------------------- */
 
-#define LRB_LINE	192
+#define LRB_LINE	400
 #define LRB_MARGIN	12	/* column of the first ring box */
 #define LRB_STRIDE	10	/* box (6) + arrow (4) */
 
