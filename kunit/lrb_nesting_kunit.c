@@ -28,10 +28,16 @@
 #include <linux/bitmap.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "lrb_kunit.h"
+
+static unsigned int lrb_nesting_depth = 3;
+module_param(lrb_nesting_depth, uint, 0444);
+MODULE_PARM_DESC(lrb_nesting_depth,
+		 "longest sequence of nested writers lrb_nesting tries (1-3; sanitizer runs use 2)");
 
 #define CAP		LRB_KUNIT_CAPACITY
 #define BIG		(CAP - 8)
@@ -337,10 +343,10 @@ static void nesting_interleavings(struct kunit *test)
 		for (pattern = 0; pattern < ARRAY_SIZE(size_patterns); pattern++) {
 			if (nest_one(&c, state, pattern, pts, 1) < 1)
 				continue;
-			for (q = 0; q < NR_POINTS; q++) {
+			for (q = 0; q < NR_POINTS && lrb_nesting_depth >= 2; q++) {
 				pts[1] = nest_points[q];
 				fired = nest_one(&c, state, pattern, pts, 2);
-				if (fired < 2)
+				if (fired < 2 || lrb_nesting_depth < 3)
 					continue;
 				for (rr = 0; rr < NR_POINTS; rr++) {
 					pts[2] = nest_points[rr];
@@ -349,8 +355,8 @@ static void nesting_interleavings(struct kunit *test)
 			}
 		}
 	}
-	kunit_info(test, "%s: %u interleavings run, %u with every injected writer reached",
-		   p->name, c.runs, c.explored);
+	kunit_info(test, "%s: %u interleavings of up to %u nested writers run, %u with every injected writer reached",
+		   p->name, c.runs, min(lrb_nesting_depth, DEPTH), c.explored);
 	nest_runs += c.runs;
 	nest_explored += c.explored;
 }
