@@ -22,7 +22,7 @@ JOBS_OPT    = $(if $(JOBS),--jobs $(JOBS))
 RUN_OPTS    = $(PROFILE_OPT) $(JOBS_OPT)
 
 .PHONY: help deps deps-check tree prepare status export list test test-quick test-sanitizers \
-	test-x86_64 test-arm64 run check w1 unit-tests scenarios scenario scenarios-doc profiles \
+	test-x86_64 test-arm64 run bench planted-bugs check w1 unit-tests scenarios scenario scenarios-doc profiles \
 	clean distclean
 
 help:
@@ -38,6 +38,8 @@ help:
 	@echo 'make test-x86_64   build and boot x86_64 only   (GLOB=, PROFILE=)'
 	@echo 'make test-arm64    build arm64, boot LSE and LL/SC (GLOB=, PROFILE=)'
 	@echo 'make run           run ARCH= PROFILE= GLOB= (default: all targets)'
+	@echo 'make bench         lrb_bench on x86_64 and arm64-lse: docs/bench.md, docs/bench.png'
+	@echo 'make planted-bugs  plant a bug per sanitizer (NAMES=), check its profile catches it'
 	@echo 'make check         checkpatch --strict, kernel-doc, wrapper unit tests'
 	@echo 'make w1            W=1 build of the series objects and lib/lrb_kunit/'
 	@echo 'make scenarios     lrb_design suite with its diagrams (x86_64; ARCH= overrides)'
@@ -89,6 +91,12 @@ run: deps-check
 
 check: deps-check
 	@$(WRAPPER) check
+
+planted-bugs: deps-check
+	@$(PYTHON) tools/planted_bugs.py $(NAMES)
+
+bench: deps-check
+	@$(WRAPPER) bench $(ARCH_OPT) $(JOBS_OPT) $(foreach a,$(KERNEL_ARGS),--kernel-arg $(a))
 
 unit-tests:
 	@$(PYTHON) -m unittest discover -s tools/tests -t tools

@@ -21,7 +21,11 @@
 #define CAP		LRB_KUNIT_CAPACITY
 #define MAXP		(CAP - 8)
 
-/* Stay on one CPU while writing and reading it, sleeping allowed */
+/*
+ * Stay on one CPU while writing and reading it, sleeping allowed. The test
+ * thread is also pinned to its CPU for the whole test (lrb_api_tb()), so
+ * that every lrb_pin() of a test returns the same CPU, even with preemption.
+ */
 static int lrb_pin(void)
 {
 	migrate_disable();
@@ -38,6 +42,7 @@ static struct lrb_tb *lrb_api_tb(struct kunit *test, unsigned long size,
 {
 	struct lrb_tb *tb = lrb_tb_alloc(test, size, flags);
 
+	lrb_kunit_pin_current(test);
 	lrb_tb_check_at_end(test, tb);
 	return tb;
 }

@@ -112,7 +112,6 @@ static void sc_unhook(void *data)
 	struct scenario *sc = data;
 
 	lrb_set_test_hook(sc->tb->b, NULL, NULL);
-	migrate_enable();
 }
 
 /*
@@ -131,10 +130,9 @@ static struct scenario *sc_start(struct kunit *test, unsigned long flags,
 	KUNIT_ASSERT_NOT_NULL(test, sc->snaps);
 	sc->test = test;
 	sc->tb = lrb_tb_alloc(test, RING_SIZE, flags);
-	migrate_disable();
-	/* Cleanup runs backwards: unhook and unpin first, then the checks */
+	sc->cpu = lrb_kunit_pin_current(test);
+	/* Cleanup runs backwards: unhook first, then the checks */
 	lrb_tb_check_at_end(test, sc->tb);
-	sc->cpu = smp_processor_id();
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, sc_unhook, sc));
 	KUNIT_ASSERT_EQ(test, 0, lrb_set_test_hook(sc->tb->b, sc_hook, sc));
 	lrb_kunit_line(test, "lrb-scenario %s (ring-buffer-design.txt lines %s, %s mode, CPU %d)",

@@ -415,6 +415,25 @@ void lrb_tb_check_at_end(struct kunit *test, struct lrb_tb *tb)
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrb_tb_end, end));
 }
 
+/**
+ * lrb_kunit_pin_current - keep the test thread on the CPU it runs on
+ * @test: the test
+ *
+ * KUnit runs a test's cleanup in another thread, so migrate_disable() in
+ * the test and migrate_enable() in its cleanup would not pair; an affinity
+ * of one CPU lasts until the test thread ends, whatever ends it.
+ *
+ * Return: the CPU.
+ */
+int lrb_kunit_pin_current(struct kunit *test)
+{
+	int cpu = raw_smp_processor_id();
+
+	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current, cpumask_of(cpu)));
+	KUNIT_ASSERT_EQ(test, cpu, raw_smp_processor_id());
+	return cpu;
+}
+
 /* ---- the ring in the design document's notation ------------------------- */
 
 #define LRB_LINE	400
@@ -493,12 +512,11 @@ static int lrb_ring_pos(const struct lrb_snapshot *snap, unsigned int id)
 }
 
 /* The page outside the ring: the reader page, or the one a swap takes */
-static void lrb_render_reader(struct kunit *test,
+static void lrb_render_reader(struct kunit *test, struct lrb_canvas *c,
 			      const struct lrb_snapshot *snap)
 {
 	unsigned int out = snap->outside;
 	const struct lrb_snap_page *rp;
-	struct lrb_canvas c;
 	char label[32], box[16];
 	int col, x, pos;
 
@@ -506,71 +524,71 @@ static void lrb_render_reader(struct kunit *test,
 		return;
 	rp = &snap->page[out];
 	pos = lrb_ring_pos(snap, rp->next);
-	lrb_canvas_init(&c);
+	lrb_canvas_init(c);
 	lrb_markers(snap, out, label, sizeof(label));
-	lrb_put(&c, 0, 0, out == snap->reader ? "reader page" :
+	lrb_put(c, 0, 0, out == snap->reader ? "reader page" :
 		"page being taken by the reader");
-	lrb_put(&c, 1, 0, "+----+");
+	lrb_put(c, 1, 0, "+----+");
 	snprintf(box, sizeof(box), "| p%-2u|", rp->id);
-	lrb_put(&c, 2, 0, box);
-	lrb_put(&c, 3, 0, "+----+");
+	lrb_put(c, 2, 0, box);
+	lrb_put(c, 3, 0, "+----+");
 	if (label[0]) {
-		lrb_put(&c, 1, 8, "<- ");
-		lrb_put(&c, 1, 11, label);
+		lrb_put(c, 1, 8, "<- ");
+		lrb_put(c, 1, 11, label);
 	}
 	if (pos < 0) {
-		lrb_put(&c, 2, 6, "---> (outside the ring)");
-		lrb_canvas_print(test, &c, 4);
+		lrb_put(c, 2, 6, "---> (outside the ring)");
+		lrb_canvas_print(test, c, 4);
 		return;
 	}
 	x = LRB_MARGIN + pos * LRB_STRIDE + 3;
 	for (col = 6; col < x; col++)
-		c.line[2][col] = '-';
+		c->line[2][col] = '-';
 	if (rp->next_flags == LRB_SNAP_HEADER)
-		c.line[2][7] = 'H';
+		c->line[2][7] = 'H';
 	else if (rp->next_flags == LRB_SNAP_UPDATE)
-		c.line[2][7] = 'U';
-	c.line[2][x] = '+';
-	c.line[3][x] = '|';
-	c.line[4][x] = 'v';
-	lrb_canvas_print(test, &c, 5);
+		c->line[2][7] = 'U';
+	c->line[2][x] = '+';
+	c->line[3][x] = '|';
+	c->line[4][x] = 'v';
+	lrb_canvas_print(test, c, 5);
 }
 
-static void lrb_render_ring(struct kunit *test, const struct lrb_snapshot *snap)
+static void lrb_render_ring(struct kunit *test, struct lrb_canvas *c,
+			    const struct lrb_snapshot *snap)
 {
-	struct lrb_canvas c;
 	unsigned int i, n = snap->ring_len;
 	char box[16], label[32];
 	bool marks = false;
 	int x;
 
-	lrb_canvas_init(&c);
+	lrb_canvas_init(c);
 	for (i = 0; i < n; i++) {
 		const struct lrb_snap_page *p = &snap->page[snap->ring[i]];
 		const struct lrb_snap_page *nx;
 
 		x = LRB_MARGIN + i * LRB_STRIDE;
-		lrb_put(&c, 0, x, "+----+");
+		lrb_put(c, 0, x, "+----+");
 		snprintf(box, sizeof(box), "| p%-2u|", p->id);
-		lrb_put(&c, 1, x, box);
-		lrb_put(&c, 2, x, "|    |");
-		lrb_put(&c, 3, x, "+----+");
+		lrb_put(c, 1, x, box);
+		lrb_put(c, 2, x, "|    |");
+		lrb_put(c, 3, x, "+----+");
 		/* next pointer of this page, prev pointer of the next one */
-		lrb_put(&c, 1, x + 6, lrb_arrow(p->next_flags));
+		lrb_put(c, 1, x + 6, lrb_arrow(p->next_flags));
 		nx = &snap->page[snap->ring[(i + 1) % n]];
-		lrb_put(&c, 2, x + 6, nx->prev == p->id ? "<---" : "<-x-");
+		lrb_put(c, 2, x + 6, nx->prev == p->id ? "<---" : "<-x-");
 
 		lrb_markers(snap, p->id, label, sizeof(label));
 		if (label[0]) {
-			lrb_put(&c, 4, x + 3, "^");
-			lrb_put(&c, 5, x, label);
+			lrb_put(c, 4, x + 3, "^");
+			lrb_put(c, 5, x, label);
 			marks = true;
 		}
 	}
 	/* The wrap-around: the last page's next, the first page's prev */
-	lrb_put(&c, 1, LRB_MARGIN - 4, "<---");
-	lrb_put(&c, 2, LRB_MARGIN - 4, "--->");
-	lrb_canvas_print(test, &c, marks ? 6 : 4);
+	lrb_put(c, 1, LRB_MARGIN - 4, "<---");
+	lrb_put(c, 2, LRB_MARGIN - 4, "--->");
+	lrb_canvas_print(test, c, marks ? 6 : 4);
 }
 
 static void lrb_render_table(struct kunit *test,
@@ -606,6 +624,7 @@ static void lrb_render_table(struct kunit *test,
 void lrb_kunit_render(struct kunit *test, const struct lrb_snapshot *snap,
 		      const char *title)
 {
+	struct lrb_canvas *canvas;
 	char head[16] = "none";
 
 	if (snap->head != LRB_SNAP_NONE)
@@ -616,8 +635,15 @@ void lrb_kunit_render(struct kunit *test, const struct lrb_snapshot *snap,
 		       snap->cpu, head, snap->tail, snap->commit, snap->reader,
 		       snap->committing,
 		       snap->ring_ok ? "" : ", prev pointers not all back");
-	lrb_render_reader(test, snap);
-	lrb_render_ring(test, snap);
+	/* The drawing is too big for the stack of a frame-size-checked build */
+	canvas = kmalloc(sizeof(*canvas), GFP_KERNEL);
+	if (canvas) {
+		lrb_render_reader(test, canvas, snap);
+		lrb_render_ring(test, canvas, snap);
+		kfree(canvas);
+	} else {
+		lrb_kunit_line(test, "(no memory for the drawing)");
+	}
 	lrb_render_table(test, snap);
 	lrb_kunit_line(test,
 		       "committed %lu read %lu overrun %lu entries %lu commit_overrun %lu dropped %lu rejected %lu",

@@ -159,7 +159,6 @@ static void smp_cleanup(void *data)
 	lrb_set_test_hook(c->tb->b, NULL, NULL);
 	if (c->task)
 		kthread_stop(c->task);
-	migrate_enable();
 }
 
 static struct smp_ctx *smp_start(struct kunit *test, unsigned long flags)
@@ -176,9 +175,8 @@ static struct smp_ctx *smp_start(struct kunit *test, unsigned long flags)
 	c->test = test;
 	init_completion(&c->done);
 	c->tb = lrb_tb_alloc(test, 4 * CAP, flags);
-	migrate_disable();
+	c->rcpu = lrb_kunit_pin_current(test);
 	lrb_tb_check_at_end(test, c->tb);
-	c->rcpu = smp_processor_id();
 	c->wcpu = cpumask_any_but(cpu_online_mask, c->rcpu);
 	KUNIT_ASSERT_LT(test, c->wcpu, nr_cpu_ids);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, smp_cleanup, c));

@@ -114,6 +114,17 @@ def build_parser() -> Parser:
     san = sub.add_parser('sanitizers', help='every sanitizer profile on x86_64 and arm64-lse')
     san.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)),
                      help='make --jobs for the kernel builds')
+    bench = sub.add_parser('bench', help='lrb_bench in its production profile on x86_64 and '
+                           'arm64-lse, then docs/bench.md and docs/bench.png')
+    bench.add_argument('--arch', action='append', metavar='ARCH',
+                       help=f'comma-separated, repeatable: {", ".join(BENCH_ARCHES)} '
+                            '(default: both)')
+    bench.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)),
+                       help='make --jobs for the kernel builds')
+    bench.add_argument('--kernel-arg', action='append', default=[], metavar='ARG',
+                       help='extra kernel argument, e.g. lrb_bench.reps=11')
+    bench.add_argument('--out', default='docs/bench.md', help='the markdown page to write')
+    bench.add_argument('--png', default='docs/bench.png', help='the chart to write')
     sub.add_parser('profiles', help='list the profiles and their metadata')
     deps = sub.add_parser('deps', help='check (default) or install the Debian packages')
     deps.add_argument('mode', nargs='?', default='check', choices=['check', 'install'])
@@ -436,6 +447,51 @@ def cmd_sanitizers(ctx: Context, args: argparse.Namespace) -> int:
     return EXIT_OK if boots and all(b.ok for b in boots) else EXIT_FAIL
 
 
+# -- bench ---------------------------------------------------------------------------
+
+BENCH_PROFILE = 'bench'
+BENCH_ARCHES = ['x86_64', 'arm64-lse']
+
+
+def insn_count(ctx: Context, tgt: Target, profile: Profile, out: Path) -> Path:
+    """tools/insn_count.py on the bench build's vmlinux; returns its JSON."""
+    vmlinux = paths.build_dir(tgt.build, profile.name, ctx.env) / 'vmlinux'
+    cmd = [sys.executable, str(ctx.repo / 'tools' / 'insn_count.py'),
+           '--arch', tgt.build, '--vmlinux', str(vmlinux), '--json', str(out)]
+    if tgt.cross_compile:
+        cmd += ['--cross', tgt.cross_compile]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise HarnessError(f'insn_count.py on {vmlinux} failed: '
+                           f'{(proc.stderr or proc.stdout).strip()}')
+    return out
+
+
+def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
+    """Full counts (lrb_bench.smoke=0), one boot per arch, then the report."""
+    targets, profile = select(ctx, args.arch or [','.join(BENCH_ARCHES)], BENCH_PROFILE)
+    profile.kernel_args += ['lrb_bench.smoke=0'] + args.kernel_arg
+    prep = prepare(ctx)
+    res = run_targets(ctx, prep, targets, profile, [], args.jobs)
+    print_run(res, False)
+    if not targets_ok(res.boots, targets):
+        plain(report.closing_line(*totals(res.boots)))
+        plain('bench: a boot failed: no report written')
+        return EXIT_FAIL
+    report_cmd = [sys.executable, str(ctx.repo / 'tools' / 'bench_report.py'),
+                  '--command', 'make bench' + (f' ARCH={",".join(args.arch)}' if args.arch else ''),
+                  '--out', args.out, '--png', args.png]
+    for boot in res.boots:
+        tgt = next(t for t in targets if t.name == boot.target)
+        say(f'[{tgt.name}] counting the write fast path instructions in vmlinux')
+        report_cmd += ['--log', f'{tgt.build}={boot.log_path}', '--insn',
+                       f'{tgt.build}={insn_count(ctx, tgt, profile, res.out_dir / f"insn-{tgt.build}.json")}']
+    say(f'writing {args.out} and {args.png}')
+    code = subprocess.call(report_cmd, cwd=ctx.repo)
+    plain(report.closing_line(*totals(res.boots)))
+    return EXIT_OK if code == 0 else EXIT_FAIL
+
+
 # -- small commands ---------------------------------------------------------------------
 
 def cmd_prepare(ctx: Context, _args: argparse.Namespace) -> int:
@@ -503,7 +559,7 @@ def cmd_deps(ctx: Context, args: argparse.Namespace) -> int:
 COMMANDS: Dict[str, Callable[[Context, argparse.Namespace], int]] = {
     'prepare': cmd_prepare, 'run': cmd_run, 'list': cmd_list, 'export': cmd_export,
     'check': cmd_check, 'w1': cmd_w1, 'test': cmd_test, 'profiles': cmd_profiles,
-    'sanitizers': cmd_sanitizers,
+    'sanitizers': cmd_sanitizers, 'bench': cmd_bench,
     'deps': cmd_deps, 'status': cmd_status,
 }
 

@@ -209,6 +209,31 @@ class RunTest(TempDirTest):
         self.assertEqual(out.splitlines()[-1], '0 passed, 2 failed, 0 skipped')
         self.assertEqual(len(self.calls_made()), 1)
 
+    def bench_profile(self) -> None:
+        write(self.repo / 'tools' / 'profiles' / 'bench.config',
+              '# description: bench\n# standalone: yes\n# arches: x86_64 arm64-lse\n'
+              'CONFIG_KUNIT=y\n')
+
+    def test_bench_rejects_an_arch_its_profile_lacks(self) -> None:
+        self.bench_profile()
+        code, _out, err = run_cli(['bench', '--arch', 'arm64-llsc'], self.repo, self.env)
+        self.assertEqual(code, 2)
+        self.assertIn('supports only x86_64 arm64-lse', err)
+
+    def test_bench_failed_boot_writes_no_report(self) -> None:
+        self.bench_profile()
+        self.env['FAKE_KUNIT_LOG'] = str(DATA / 'logs' / 'x86_64-fail.log')
+        self.env['FAKE_KUNIT_RC'] = '1'
+        out_md = self.tmp / 'bench.md'
+        code, out, _err = run_cli(['bench', '--arch', 'x86_64', '--out', str(out_md)],
+                                  self.repo, self.env)
+        self.assertEqual(code, 1)
+        self.assertIn('bench: a boot failed: no report written', out)
+        self.assertFalse(out_md.exists())
+        call = self.calls_made()[0]
+        self.assertIn('--kernel_args=lrb_bench.smoke=0', call)
+        self.assertTrue(any(a.endswith('/lrb/build/x86_64-bench') for a in call))
+
 
 class QemuConfigTest(TempDirTest):
     def test_arm64_configs_share_one_kernel(self) -> None:

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Planted bugs: does each sanitizer profile catch the bug it is there for?
+
+Each plant is a small edit of lib/lockless_ring_buffer.c in the prepared
+kernel tree (a marked store made plain, a barrier removed, a leak on an error
+path). It is built and booted under the profile that should catch it, with
+the suites that exercise that code, and always taken out again. A plant is
+caught when the run is red and the kernel log holds the expected report.
+
+    tools/planted_bugs.py [--list] [NAME ...]      (make planted-bugs)
+
+Exit 0 when every plant expected to be caught was caught; the table also
+shows the plants a profile cannot catch by design and why.
+"""
+
+import argparse
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from lrb_harness import cli, paths  # noqa: E402
+from lrb_harness.errors import HarnessError  # noqa: E402
+
+SOURCE = 'lib/lockless_ring_buffer.c'
+
+
+@dataclass(frozen=True)
+class Plant:
+    name: str
+    what: str
+    profile: str
+    arch: str
+    globs: Sequence[str]
+    old: str
+    new: str
+    report: str            # regex the kernel log must hold
+    expect_caught: bool = True
+    why_not: str = ''
+
+
+# kcsan+lockdep and kcsan@arm64-lse: the build directories of make test's passes
+PLANTS: List[Plant] = [
+    Plant('plain_commit_page_store',
+          'the commit page pointer published with a plain store instead of WRITE_ONCE()',
+          'kcsan+lockdep', 'x86_64', ['lrb_smp', 'lrb_stress'],
+          '\t\tWRITE_ONCE(cb->commit_page, commit_page);\n',
+          '\t\tcb->commit_page = commit_page;\n',
+          r'BUG: KCSAN: data-race in \S*lrb_'),
+    Plant('no_wmb_before_commit_index',
+          "no smp_wmb() between a writer's event data and the commit index that "
+          'publishes it',
+          'kcsan', 'arm64-lse', ['lrb_smp', 'lrb_stress'],
+          '\t\t/* Event data before the index; pairs with lrb_reader_size() */\n'
+          '\t\tsmp_wmb();\n\t\tlocal_set(&commit_page->page->commit,\n',
+          '\t\tlocal_set(&commit_page->page->commit,\n',
+          r'BUG: KCSAN: data-race in \S*lrb_'),
+    Plant('reader_size_no_rmb',
+          'no smp_rmb() in lrb_reader_size() between the commit index and the '
+          'event data the reader then reads',
+          'kcsan+lockdep', 'x86_64', ['lrb_smp', 'lrb_stress'],
+          '\t/* Pairs with the smp_wmb() before the commit index store */\n\tsmp_rmb();\n'
+          '\treturn size;\n',
+          '\treturn size;\n',
+          r'BUG: KCSAN: data-race in \S*lrb_', expect_caught=False,
+          why_not='KCSAN models reordering by delaying plain accesses only; this '
+                  'barrier stops later loads from being satisfied early (a prefetch), '
+                  'which its runtime cannot simulate (Documentation/dev-tools/kcsan.rst, '
+                  '"Modeling Weak Memory")'),
+    Plant('resize_error_leak',
+          "lrb_resize()'s error path forgets the per-CPU page arrays it allocated",
+          'kmemleak', 'x86_64', ['lrb_fault', 'lrb_leak'],
+          '\tif (pages) {\n\t\tfor_each_possible_cpu(cpu)\n'
+          '\t\t\tlrb_free_pages(pages[cpu], nr);\n',
+          '\tif (pages && !ret) {\n\t\tfor_each_possible_cpu(cpu)\n'
+          '\t\t\tlrb_free_pages(pages[cpu], nr);\n',
+          r'unreferenced object|kmemleak: \d+ new suspected memory leaks'),
+]
+
+
+@dataclass
+class Outcome:
+    plant: Plant
+    red: bool
+    report: str            # the first matching log line, or ''
+
+    @property
+    def caught(self) -> bool:
+        return self.red and bool(self.report)
+
+    @property
+    def as_expected(self) -> bool:
+        return self.caught == self.plant.expect_caught
+
+
+def planted(text: str, plant: Plant) -> str:
+    if text.count(plant.old) != 1:
+        raise HarnessError(f'plant {plant.name}: its source text is not found exactly once '
+                           f'in {SOURCE} (the implementation changed: update the plant)')
+    return text.replace(plant.old, plant.new)
+
+
+def first_report(logs: Sequence[Path], pattern: str) -> str:
+    regex = re.compile(pattern)
+    for log in logs:
+        for line in log.read_text(errors='replace').splitlines():
+            if regex.search(line):
+                return line.strip()
+    return ''
+
+
+def run_plant(ctx: cli.Context, prep: 'cli.tree.Prepared', plant: Plant, jobs: int) -> Outcome:
+    source = prep.tree / SOURCE
+    original = source.read_text()
+    targets, profile = cli.select(ctx, [plant.arch], plant.profile)
+    cli.say(f'== {plant.name}: {plant.what} ({plant.profile} on {plant.arch}) ==')
+    source.write_text(planted(original, plant))
+    try:
+        res = cli.run_targets(ctx, prep, targets, profile, list(plant.globs), jobs)
+    finally:
+        source.write_text(original)
+    red = not cli.targets_ok(res.boots, targets)
+    logs = [Path(b.log_path) for b in res.boots if b.log_path]
+    return Outcome(plant, red, first_report([p for p in logs if p.is_file()], plant.report))
+
+
+def print_outcomes(outcomes: Sequence[Outcome]) -> None:
+    cli.plain('')
+    cli.plain(f'{"plant":<28} {"profile":<14} {"arch":<10} {"run":<5} {"caught":<7} expected')
+    for out in outcomes:
+        p = out.plant
+        cli.plain(f'{p.name:<28} {p.profile:<14} {p.arch:<10} {"red" if out.red else "green":<5} '
+                  f'{"yes" if out.caught else "no":<7} '
+                  f'{"yes" if p.expect_caught else "no"}{"" if out.as_expected else "  <- WRONG"}')
+        if out.report:
+            cli.plain(f'    report: {out.report}')
+        if not p.expect_caught:
+            cli.plain(f'    not catchable: {p.why_not}')
+
+
+def select_plants(names: Sequence[str]) -> List[Plant]:
+    known = {p.name: p for p in PLANTS}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise HarnessError(f'unknown plant {", ".join(unknown)}; valid: {", ".join(known)}')
+    return [known[n] for n in names] if names else list(PLANTS)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--list', action='store_true', help='list the plants, run nothing')
+    ap.add_argument('--jobs', type=int, default=2)
+    ap.add_argument('names', nargs='*', metavar='NAME')
+    args = ap.parse_args(argv)
+    try:
+        plants = select_plants(args.names)
+        if args.list:
+            for p in plants:
+                cli.plain(f'{p.name:<28} {p.profile}@{p.arch}: {p.what}')
+            return 0
+        ctx = cli.Context(repo=paths.repo_root())
+        prep = cli.prepare(ctx)
+        for p in plants:
+            planted((prep.tree / SOURCE).read_text(), p)  # all apply, before any build
+        outcomes = [run_plant(ctx, prep, p, args.jobs) for p in plants]
+    except HarnessError as exc:
+        print(f'error: {exc.message}', file=sys.stderr)
+        return exc.code
+    print_outcomes(outcomes)
+    return 0 if all(o.as_expected for o in outcomes) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

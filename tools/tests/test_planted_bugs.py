@@ -1,0 +1,48 @@
+"""tools/planted_bugs.py without a kernel: plant selection and source edits."""
+
+import tempfile
+import unittest
+from pathlib import Path
+
+import planted_bugs
+from lrb_harness.errors import HarnessError
+
+
+class PlantTest(unittest.TestCase):
+    def test_a_plant_edits_its_text_once(self) -> None:
+        plant = planted_bugs.PLANTS[0]
+        text = 'before\n' + plant.old + 'after\n'
+        self.assertEqual(planted_bugs.planted(text, plant), 'before\n' + plant.new + 'after\n')
+
+    def test_missing_or_repeated_text_is_an_error(self) -> None:
+        plant = planted_bugs.PLANTS[0]
+        for text in ('nothing here\n', plant.old * 2):
+            with self.assertRaises(HarnessError) as ctx:
+                planted_bugs.planted(text, plant)
+            self.assertIn(plant.name, ctx.exception.message)
+
+    def test_selection(self) -> None:
+        self.assertEqual(planted_bugs.select_plants([]), planted_bugs.PLANTS)
+        name = planted_bugs.PLANTS[-1].name
+        self.assertEqual([p.name for p in planted_bugs.select_plants([name])], [name])
+        with self.assertRaises(HarnessError) as ctx:
+            planted_bugs.select_plants(['nope'])
+        self.assertIn('valid: ' + planted_bugs.PLANTS[0].name, ctx.exception.message)
+
+    def test_every_plant_is_complete(self) -> None:
+        names = [p.name for p in planted_bugs.PLANTS]
+        self.assertEqual(len(names), len(set(names)))
+        for plant in planted_bugs.PLANTS:
+            self.assertNotEqual(plant.old, plant.new)
+            self.assertTrue(plant.expect_caught or plant.why_not, plant.name)
+
+    def test_first_report(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            log = Path(tmp) / 'x.log'
+            log.write_text('[ 1.0] ok\n[ 2.0] BUG: KCSAN: data-race in lrb_foo / lrb_bar\n')
+            self.assertIn('lrb_foo', planted_bugs.first_report([log], planted_bugs.PLANTS[0].report))
+            self.assertEqual(planted_bugs.first_report([log], r'unreferenced object'), '')
+
+
+if __name__ == '__main__':
+    unittest.main()
