@@ -436,6 +436,7 @@ static struct kunit_case lrb_irq_cases[] = {
 
 static struct kunit_suite lrb_irq_suite = {
 	.name = "lrb_irq",
+	.init = lrb_kunit_kcsan_ignore_kernel,
 	.suite_init = irq_suite_init,
 	.suite_exit = irq_suite_exit,
 	.test_cases = lrb_irq_cases,

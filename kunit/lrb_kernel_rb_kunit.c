@@ -308,44 +308,9 @@ static struct kunit_case lrb_kernel_rb_cases[] = {
 	{}
 };
 
-/*
- * trace_recursive_lock() and trace_recursive_unlock() (kernel/trace/
- * ring_buffer.c) update the per-CPU current_context with plain accesses,
- * racing by design with interrupts on the same CPU: every context sets its
- * bit and clears it before it returns, so the interrupted one finds the
- * value it left. KCSAN's interrupt watcher reports it (and nothing else in
- * the kernel's buffer in our runs). It is the kernel's code, not lrb's: the
- * differential run keeps those two functions out of KCSAN's reports for
- * the rest of the boot; every other report still fails the run.
- */
-static const char *const krb_kcsan_ignore[] = {
-	"!ring_buffer_lock_reserve",
-	"!ring_buffer_unlock_commit",
-};
-
-static int krb_init(struct kunit *test)
-{
-	static bool ignored;
-	unsigned int i;
-	int ret;
-
-	if (!IS_ENABLED(CONFIG_KCSAN) || ignored)
-		return 0;
-	for (i = 0; i < ARRAY_SIZE(krb_kcsan_ignore); i++) {
-		ret = lrb_kunit_debugfs_write(test, "kcsan", krb_kcsan_ignore[i]);
-		if (ret) {
-			kunit_err(test, "writing %s to debugfs kcsan: %d\n",
-				  krb_kcsan_ignore[i], ret);
-			return ret;
-		}
-	}
-	ignored = true;
-	return 0;
-}
-
 static struct kunit_suite lrb_kernel_rb_suite = {
 	.name = "lrb_kernel_rb",
-	.init = krb_init,
+	.init = lrb_kunit_kcsan_ignore_kernel,
 	.test_cases = lrb_kernel_rb_cases,
 };
 

@@ -535,6 +535,7 @@ static struct kunit_case lrb_smp_cases[] = {
 
 static struct kunit_suite lrb_smp_suite = {
 	.name = "lrb_smp",
+	.init = lrb_kunit_kcsan_ignore_kernel,
 	.test_cases = lrb_smp_cases,
 };
 

@@ -12,6 +12,7 @@
 #include <linux/err.h>
 #include <linux/lockless_ring_buffer.h>
 
+#include "lrb_kunit.h"
 #include "lrb_stress_engine.h"
 
 static void *lrb_ops_alloc(unsigned long size, bool overwrite)
@@ -130,6 +131,7 @@ static struct kunit_case lrb_stress_cases[] = {
 
 static struct kunit_suite lrb_stress_suite = {
 	.name = "lrb_stress",
+	.init = lrb_kunit_kcsan_ignore_kernel,
 	.test_cases = lrb_stress_cases,
 };
 
