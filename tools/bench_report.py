@@ -367,11 +367,20 @@ a given build and do not depend on the machine's noise.
 """
 
 
+ANALYSIS = """## Where lrb is slower, and what was tried
+
+[bench-analysis.md](bench-analysis.md) (written by hand): the cases above where lrb is not
+ahead, what the generated code and the static counts say about them, the changes measured
+and the one kept.
+"""
+
+
 def render_markdown(runs: Sequence[Run], env: Env) -> str:
     lines = [INTRO.format(command=env.command)]
     for run in runs:
         lines += arch_section(run, env)
     lines.append(INSN_METHOD)
+    lines.append(ANALYSIS)
     lines.append('![chart](bench.png)\n')
     return '\n'.join(lines)
 

@@ -57,13 +57,18 @@ PLANTS: List[Plant] = [
           r'BUG: KCSAN: data-race in \S*lrb_'),
     Plant('no_wmb_before_commit_index',
           "no smp_wmb() between a writer's event data and the commit index that "
-          'publishes a full page',
+          'publishes it',
           'kcsan', 'arm64-lse', ['lrb_s*'],
-          '\twhile (commit_page != READ_ONCE(cb->tail_page)) {\n'
+          '\twhile (lrb_page_commit(commit_page) != lrb_index(&commit_page->write)) {\n'
           '\t\t/* Event data before the index; pairs with lrb_reader_size() */\n'
           '\t\tsmp_wmb();\n',
-          '\twhile (commit_page != READ_ONCE(cb->tail_page)) {\n',
-          r'BUG: KCSAN: data-race in \S*lrb_'),
+          '\twhile (lrb_page_commit(commit_page) != lrb_index(&commit_page->write)) {\n',
+          r'BUG: KCSAN: data-race in \S*lrb_',
+          # The reordered payload store must be the one watched, and watched
+          # again after the commit store, while the reader reads it: watch
+          # nearly everything
+          kernel_args=('lrb_kunit.lrb_stress_ms=3000', 'kcsan.udelay_task=200',
+                       'kcsan.skip_watch=20')),
     Plant('reader_size_no_rmb',
           'no smp_rmb() in lrb_reader_size() between the commit index and the '
           'event data the reader then reads',
