@@ -162,6 +162,7 @@ class Program:
         self._memo: Dict[Tuple[str, Optional[str]], Optional[Path]] = {}
         self._active: List[str] = []
         self._indexes: Dict[str, Dict[int, int]] = {}
+        self._guarded = 0   # callees refused for recursion or depth, so far
 
     def insns(self, func: str) -> List[Insn]:
         if func not in self._insns:
@@ -174,7 +175,10 @@ class Program:
         return self._indexes[func]
 
     def _callee(self, name: Optional[str], req: Optional[str]) -> Optional[Path]:
-        if not name or name in self._active or len(self._active) >= self.opts.max_depth:
+        if not name:
+            return None
+        if name in self._active or len(self._active) >= self.opts.max_depth:
+            self._guarded += 1
             return None
         try:
             if not self.insns(name):
@@ -189,12 +193,16 @@ class Program:
         key = (func, req)
         if key in self._memo:
             return self._memo[key]
+        guarded = self._guarded
         self._active.append(func)
         try:
             result = self._search(func, req)
         finally:
             self._active.pop()
-        self._memo[key] = result
+        # "No path" found while the recursion or depth guard refused a callee
+        # depends on the callers on the stack: computed again for others
+        if result is not None or self._guarded == guarded:
+            self._memo[key] = result
         return result
 
     def _moves(self, func: str, insns: List[Insn], i: int, req: Optional[str]

@@ -120,6 +120,16 @@ class PathTest(unittest.TestCase):
         assert crossing is not None
         self.assertTrue(any('and    $0xfffffffffffffffc' in s for s in crossing.steps))
 
+    def test_no_path_found_under_the_depth_guard_is_not_kept(self) -> None:
+        # api_reserve -> helper -> (icall) clock: with max_depth 2 the clock is
+        # refused below api_reserve, so helper has no path there; helper on
+        # its own (depth 1) must still find it
+        prog = program(X86, icall={'*': 'clock'}, max_depth=2)
+        self.assertIsNone(prog.path('api_reserve'))
+        path = prog.path('helper')
+        assert path is not None
+        self.assertEqual(['helper', 'clock'], path.functions)
+
     def test_forbidden_page_crossing(self) -> None:
         prog = program(X86, forbid=ic.FORBID['x86_64'], icall={'*': 'clock'})
         path = prog.path('api_commit', r'0x8\(%rbx\)')
