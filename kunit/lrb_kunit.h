@@ -40,6 +40,7 @@ void lrb_tb_check_end(struct kunit *test, struct lrb_tb *tb);
 void lrb_tb_check_at_end(struct kunit *test, struct lrb_tb *tb);
 
 int lrb_kunit_pin_current(struct kunit *test);
+void lrb_kunit_wait_for_stop(void);
 int lrb_kunit_kcsan_ignore_kernel(struct kunit *test);
 void lrb_kunit_fill(void *dst, unsigned int len, u32 seq);
 bool lrb_kunit_payload_ok(const void *src, unsigned int len, u32 seq);

@@ -11,6 +11,7 @@
 #include <linux/mount.h>
 #include <linux/uaccess.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -460,6 +461,22 @@ int lrb_kunit_kcsan_ignore_kernel(struct kunit *test)
 	}
 	done = true;
 	return 0;
+}
+
+/**
+ * lrb_kunit_wait_for_stop - park a test kthread until kthread_stop()
+ *
+ * A kthread that returned on its own could be gone before the test's
+ * kthread_stop(); the suites' threads wait here once their work is done.
+ */
+void lrb_kunit_wait_for_stop(void)
+{
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
 }
 
 /**

@@ -26,12 +26,7 @@
 static int scrub_fn(void *data)
 {
 	complete(data);
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-	}
+	lrb_kunit_wait_for_stop();
 	return 0;
 }
 

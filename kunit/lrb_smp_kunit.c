@@ -143,12 +143,7 @@ static int smp_writer(void *data)
 	if (c->signal_after_writing)
 		smp_signal(c, c->signal_after_writing);
 	complete(&c->done);
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-	}
+	lrb_kunit_wait_for_stop();
 	return 0;
 }
 

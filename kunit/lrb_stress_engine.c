@@ -178,12 +178,7 @@ static int stress_writer(void *data)
 	hrtimer_cancel(&sc->timer);
 	if (atomic_dec_and_test(&run->running))
 		complete(&run->all_done);
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-	}
+	lrb_kunit_wait_for_stop();
 	return 0;
 }
 
