@@ -425,7 +425,11 @@ void lrb_tb_check_at_end(struct kunit *test, struct lrb_tb *tb)
  *    same CPU: every context sets its bit and clears it before it returns,
  *    so the interrupted one finds the value it left;
  *  - hrtimer_active() reads base->running locklessly, inside a seqcount
- *    retry loop, while __hrtimer_run_queues() sets it.
+ *    retry loop, while __hrtimer_run_queues() sets it;
+ *  - rb_get_reader_page() reads commit_page with a plain load while the
+ *    writer's rb_move_tail() moves the pages: the kernel's own race, the one
+ *    docs/kernel-rb-differences.md describes (events lost silently), which
+ *    the differential run measures instead.
  * KCSAN leaves these functions out of its reports for the rest of the boot;
  * every other report, and every one in lrb, still fails the run.
  */
@@ -433,6 +437,8 @@ static const char *const lrb_kcsan_ignored[] = {
 	"!ring_buffer_lock_reserve",
 	"!ring_buffer_unlock_commit",
 	"!hrtimer_active",
+	"!rb_get_reader_page",
+	"!rb_move_tail",
 };
 
 /**
@@ -453,6 +459,9 @@ int lrb_kunit_kcsan_ignore_kernel(struct kunit *test)
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(lrb_kcsan_ignored); i++) {
 		ret = lrb_kunit_debugfs_write(test, "kcsan", lrb_kcsan_ignored[i]);
+		/* A static function the compiler inlined has no symbol: nothing to hide */
+		if (ret == -ENOENT)
+			continue;
 		if (ret) {
 			kunit_err(test, "writing %s to debugfs kcsan: %d\n",
 				  lrb_kcsan_ignored[i], ret);
