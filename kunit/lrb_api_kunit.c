@@ -771,6 +771,46 @@ static void read_page_swaps_full_copies_partial(struct kunit *test)
 	lrb_unpin();
 }
 
+/* Stale reads on: every read path still returns exactly what was written */
+static void stale_reads_keep_every_read_exact(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 3 * CAP, 0);
+	unsigned int per_page = CAP / 104;
+	void *page;
+	int cpu;
+
+	KUNIT_EXPECT_EQ(test, lrb_set_stale_reads(NULL, true), -EINVAL);
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_stale_reads(tb->b, true));
+	cpu = lrb_pin();
+	lrb_write_n(test, tb, 2, 100);
+	lrb_expect_read(test, tb, cpu, 0, 1, 100);
+	/* Written after the reader's last barrier, read after its next one */
+	lrb_write_n(test, tb, 1, 100);
+	lrb_expect_read(test, tb, cpu, 1, 2, 100);
+
+	/* The rest of the reader page copied, then the commit page copied */
+	lrb_write_n(test, tb, per_page + 3, 100);
+	page = lrb_alloc_read_page(tb->b, cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
+	KUNIT_EXPECT_EQ(test, lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false),
+			(int)((per_page - 3) * 104));
+	KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, 3, 100), per_page - 3);
+	KUNIT_EXPECT_EQ(test, lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false),
+			6 * 104);
+	KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, per_page, 100), 6U);
+	lrb_free_read_page(tb->b, cpu, page);
+
+	/* Switched on again (fresh copies) and off: reads go on unchanged */
+	KUNIT_EXPECT_EQ(test, 0, lrb_set_stale_reads(tb->b, true));
+	lrb_write_n(test, tb, 1, 100);
+	lrb_expect_read(test, tb, cpu, per_page + 6, 1, 100);
+	KUNIT_EXPECT_EQ(test, 0, lrb_set_stale_reads(tb->b, false));
+	lrb_write_n(test, tb, 1, 100);
+	lrb_expect_read(test, tb, cpu, per_page + 7, 1, 100);
+	KUNIT_EXPECT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
+	lrb_unpin();
+}
+
 /* A reader page with only its end padding left: go on to the next page */
 static void read_page_after_consume_skips_padding(struct kunit *test)
 {
@@ -1122,6 +1162,7 @@ static struct kunit_case lrb_api_cases[] = {
 	KUNIT_CASE(read_page_swaps_full_copies_partial),
 	KUNIT_CASE(read_page_after_consume_skips_padding),
 	KUNIT_CASE(read_page_reports_missed_events),
+	KUNIT_CASE(stale_reads_keep_every_read_exact),
 	KUNIT_CASE(read_page_hexdump_for_kbuffer),
 	KUNIT_CASE(reset_discards_and_zeroes),
 	KUNIT_CASE(reset_cpu_only_that_cpu),

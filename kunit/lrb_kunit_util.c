@@ -514,7 +514,7 @@ int lrb_kunit_pin_current(struct kunit *test)
 #define LRB_STRIDE	10	/* box (6) + arrow (4) */
 
 struct lrb_canvas {
-	char	line[6][LRB_LINE];
+	char	line[7][LRB_LINE];
 };
 
 static void lrb_canvas_init(struct lrb_canvas *c)
@@ -632,8 +632,7 @@ static void lrb_render_ring(struct kunit *test, struct lrb_canvas *c,
 {
 	unsigned int i, n = snap->ring_len;
 	char box[16], label[32];
-	bool marks = false;
-	int x;
+	int x, rows = 4, end = 0;
 
 	lrb_canvas_init(c);
 	for (i = 0; i < n; i++) {
@@ -652,16 +651,25 @@ static void lrb_render_ring(struct kunit *test, struct lrb_canvas *c,
 		lrb_put(c, 2, x + 6, nx->prev == p->id ? "<---" : "<-x-");
 
 		lrb_markers(snap, p->id, label, sizeof(label));
-		if (label[0]) {
-			lrb_put(c, 4, x + 3, "^");
+		if (!label[0])
+			continue;
+		lrb_put(c, 4, x + 3, "^");
+		if (x > end) {
 			lrb_put(c, 5, x, label);
-			marks = true;
+			end = x + strlen(label);
+			rows = max(rows, 6);
+		} else {
+			/* It would run into the label on its left: one line lower */
+			if (x + 3 > end)
+				lrb_put(c, 5, x + 3, "|");
+			lrb_put(c, 6, x, label);
+			rows = 7;
 		}
 	}
 	/* The wrap-around: the last page's next, the first page's prev */
 	lrb_put(c, 1, LRB_MARGIN - 4, "<---");
 	lrb_put(c, 2, LRB_MARGIN - 4, "--->");
-	lrb_canvas_print(test, c, marks ? 6 : 4);
+	lrb_canvas_print(test, c, rows);
 }
 
 static void lrb_render_table(struct kunit *test,

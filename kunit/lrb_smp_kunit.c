@@ -517,7 +517,36 @@ static void reader_ignores_nested_header_under_update(struct kunit *test)
 	}
 }
 
+/*
+ * Reader paused between finding the commit page (its own) and reading its
+ * page's commit index; the writer adds an event meanwhile. With stale reads
+ * on, the reader gets that event's bytes only if a read barrier separates
+ * them from the commit index that covers them.
+ */
+static void reader_reads_event_committed_while_it_looks(struct kunit *test)
+{
+	struct smp_ctx *c = smp_start(test, 0);
+	struct lrb_event *ev;
+	unsigned long lost;
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, true));
+	smp_setup_writes(c, S, 0, 1);
+	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
+	smp_expect_event(c, ev, S, 0, lost, 0);
+	smp_pause(c, READER, LRB_HOOK_READER_PAGE, 1, 1, 2,
+		  "the reader read everything of p1, its page and the commit page; paused",
+		  NULL, "reader=p1 commit=p1 tail=p1");
+	smp_add_write(c, S, 1);
+	smp_go(c, 1, 2);
+	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
+	smp_finish(c);
+	smp_expect_event(c, ev, S, 1, lost, 0);
+	smp_read_rest(c, NULL, NULL, 0);
+	KUNIT_EXPECT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, false));
+}
+
 static struct kunit_case lrb_smp_cases[] = {
+	KUNIT_CASE(reader_reads_event_committed_while_it_looks),
 	KUNIT_CASE(reader_before_swap_writer_pushes_head),
 	KUNIT_CASE(reader_before_swap_writer_fills_its_page),
 	KUNIT_CASE(reader_after_swap_writer_passes_new_head),

@@ -493,7 +493,7 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 		for (ctx = 0; ctx < 2; ctx++)
 			unseen += sc->seen[ctx] ? sc->seq[ctx] - 1 - sc->last[ctx] :
 				  sc->seq[ctx];
-		KUNIT_EXPECT_EQ_MSG(test, sc->bad, 0UL, "CPU %d: %s", cpu, sc->err);
+		KUNIT_EXPECT_EQ_MSG(test, sc->bad, 0UL, "%s", sc->err);
 		KUNIT_EXPECT_EQ_MSG(test, st.committed, sc->ok[0] + sc->ok[1],
 				    "CPU %d: committed vs writes", cpu);
 		KUNIT_EXPECT_EQ_MSG(test, st.dropped + st.commit_overrun + st.rejected,

@@ -5,19 +5,32 @@
  * on the last CPU that consumes, reads whole pages or iterates (with
  * recording stopped on that CPU, as lrb_read_start() does), in both modes,
  * for lrb_stress_ms per run; sequence numbers, exact loss attribution and
- * counters checked.
+ * counters checked. Stale reads are on (lrb_set_stale_reads()): the reader
+ * sees event data only as of its last read barrier, as a weakly ordered CPU
+ * may, so a read barrier missing on the read side shows as torn events.
  */
 
 #include <kunit/test.h>
 #include <linux/err.h>
 #include <linux/lockless_ring_buffer.h>
+#include <linux/lockless_ring_buffer_test.h>
 
 #include "lrb_kunit.h"
 #include "lrb_stress_engine.h"
 
 static void *lrb_ops_alloc(unsigned long size, bool overwrite)
 {
-	return lrb_alloc(size, overwrite ? LRB_FL_OVERWRITE : 0);
+	struct lrb_buffer *b = lrb_alloc(size, overwrite ? LRB_FL_OVERWRITE : 0);
+	int ret;
+
+	if (IS_ERR(b))
+		return b;
+	ret = lrb_set_stale_reads(b, true);
+	if (ret) {
+		lrb_free(b);
+		return ERR_PTR(ret);
+	}
+	return b;
 }
 
 static void lrb_ops_free(void *buf)
