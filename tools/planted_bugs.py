@@ -53,11 +53,12 @@ STALE_READ = r'expected seq \d+, got \d+|torn or foreign event'
 
 # kcsan+lockdep and kcsan@arm64-lse: the build directories of make test's passes
 PLANTS: List[Plant] = [
-    Plant('plain_commit_page_store',
-          'the commit page pointer published with a plain store instead of WRITE_ONCE()',
+    Plant('plain_write_stamp_store',
+          "the last event's time stamp, which nested writers in interrupts read, "
+          'published with a plain store instead of WRITE_ONCE()',
           'kcsan+lockdep', 'x86_64', ['lrb_s*'],
-          '\t\tWRITE_ONCE(cb->commit_page, commit_page);\n',
-          '\t\tcb->commit_page = commit_page;\n',
+          '\t\tWRITE_ONCE(cb->write_stamp, ts);\n',
+          '\t\tcb->write_stamp = ts;\n',
           r'BUG: KCSAN: data-race in \S*lrb_'),
     Plant('no_wmb_before_commit_index',
           "no smp_wmb() between a writer's event data and the commit index that "
