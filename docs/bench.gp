@@ -5,31 +5,31 @@ set multiplot layout 2,2 rowsfirst
 set grid ytics
 set key top left horizontal
 $w0 << EOD
-8 773.4 1131.0 692.3
-64 761.0 1124.7 709.8
-256 818.7 1117.5 862.2
+8 535.5 818.7 609.9
+64 588.5 876.7 651.5
+256 771.5 1025.5 743.8
 EOD
 $a0 << EOD
-1 1.579 1.154 1.591
-2 1.990 1.698 1.905
-3 1.871 1.570 1.916
-4 1.880 1.546 1.940
+1 1.347 0.887 1.229
+2 1.962 1.522 1.960
+3 1.543 1.012 1.451
+4 1.781 1.370 1.847
 EOD
 $w1 << EOD
-8 1368.5 1991.5 1285.8
-64 1528.3 2244.7 1404.0
-256 1786.4 2474.5 1571.0
+8 1789.5 2849.1 2120.6
+64 2255.5 2542.5 1738.7
+256 1731.3 2504.9 1777.3
 EOD
 $a1 << EOD
-1 0.628 0.414 0.656
-2 1.160 0.793 1.207
-3 1.124 0.794 1.304
-4 1.163 0.842 1.248
+1 0.656 0.444 0.649
+2 1.177 0.843 1.105
+3 1.369 0.975 1.372
+4 1.417 0.964 1.346
 EOD
 set title 'x86_64: one writer, overwrite, no reader (ns per event, lower is better)'
 set xlabel 'payload (bytes)'
 set ylabel 'ns per event'
-set yrange [0:1470.3]
+set yrange [0:1333.2]
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -46,7 +46,7 @@ plot $a0 using 1:2 title 'lrb' lw 2, '' using 1:3 title 'kernel' lw 2, '' using 
 set title 'arm64: one writer, overwrite, no reader (ns per event, lower is better)'
 set xlabel 'payload (bytes)'
 set ylabel 'ns per event'
-set yrange [0:3216.8]
+set yrange [0:3703.8]
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -56,7 +56,7 @@ plot $w1 using 2:xtic(1) title 'lrb', '' using 3 title 'kernel', '' using 4 titl
 set title 'arm64: all CPUs writing, overwrite, 64 bytes (M events/s, higher is better)'
 set xlabel 'writer CPUs'
 set ylabel 'M events/s'
-set yrange [0:1.7]
+set yrange [0:1.8]
 set style data linespoints
 set xtics 1
 plot $a1 using 1:2 title 'lrb' lw 2, '' using 1:3 title 'kernel' lw 2, '' using 1:4 title 'locked' lw 2
