@@ -83,8 +83,8 @@ PLANTS: List[Plant] = [
           "lrb_copy_events() copies up to a commit index it read again after "
           "the reader's barrier (a real bug, found by stale reads)",
           'default', 'x86_64', ['lrb_stress'],
-          '\tunsigned long size = lrb_reader_size(cb, reader), copied = 0;\n',
-          '\tunsigned long size = lrb_page_commit(reader), copied = 0;\n',
+          '\tunsigned int bytes;\n\n\tif (!reader->read)\n',
+          '\tunsigned int bytes;\n\n\tsize = lrb_page_commit(reader);\n\tif (!reader->read)\n',
           STALE_READ, kernel_args=('lrb_kunit.lrb_stress_ms=3000',)),
     Plant('resize_error_leak',
           "lrb_resize()'s error path forgets the per-CPU page arrays it allocated",
