@@ -1177,6 +1177,7 @@ static struct kunit_case lrb_api_cases[] = {
 
 static struct kunit_suite lrb_api_suite = {
 	.name = "lrb_api",
+	.init = lrb_kunit_kcsan_ignore_kernel,
 	.test_cases = lrb_api_cases,
 };
 

@@ -809,6 +809,7 @@ static struct kunit_case lrb_design_cases[] = {
 
 static struct kunit_suite lrb_design_suite = {
 	.name = "lrb_design",
+	.init = lrb_kunit_kcsan_ignore_kernel,
 	.test_cases = lrb_design_cases,
 };
 

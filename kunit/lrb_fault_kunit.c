@@ -210,6 +210,9 @@ static int fault_init(struct kunit *test)
 	unsigned int i;
 	int ret;
 
+	ret = lrb_kunit_kcsan_ignore_kernel(test);
+	if (ret)
+		return ret;
 	for (i = 0; i < ARRAY_SIZE(knobs); i++) {
 		ret = lrb_kunit_debugfs_write(test, knobs[i][0], knobs[i][1]);
 		if (ret) {

@@ -97,6 +97,7 @@ static struct kunit_case lrb_leak_cases[] = {
 
 static struct kunit_suite lrb_leak_suite = {
 	.name = "lrb_leak",
+	.init = lrb_kunit_kcsan_ignore_kernel,
 	.test_cases = lrb_leak_cases,
 };
 

@@ -411,6 +411,7 @@ static struct kunit_case lrb_nesting_cases[] = {
 
 static struct kunit_suite lrb_nesting_suite = {
 	.name = "lrb_nesting",
+	.init = lrb_kunit_kcsan_ignore_kernel,
 	.suite_init = nesting_suite_init,
 	.suite_exit = nesting_suite_exit,
 	.test_cases = lrb_nesting_cases,
