@@ -35,6 +35,7 @@
 #define IRQ_WAIT_NS	(2ULL * NSEC_PER_SEC)
 
 static const enum lrb_hook_point irq_points[] = {
+	LRB_HOOK_STAMP,
 	LRB_HOOK_RESERVED,
 	LRB_HOOK_MOVE_TAIL,
 	LRB_HOOK_HEAD_UPDATE_BEFORE,

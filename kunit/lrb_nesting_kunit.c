@@ -9,10 +9,11 @@
  * Q, and inside that one a third at R. Each interleaving starts from a fresh
  * buffer in one of several states (a tail page nearly full, a full ring,
  * the commit and tail on the reader page), in both modes, with rings of 2, 3
- * and 4 data pages, and two patterns of event sizes so that writes cross
- * pages and nested writers wrap the ring. A deterministic clock makes each
- * replay identical, so an interleaving whose point Q never fired does not
- * need its R extensions.
+ * and 4 data pages, and three patterns of event sizes: two so that writes
+ * cross pages and nested writers wrap the ring, one so that the writers'
+ * events share the tail page and their time stamps depend on each other.
+ * A deterministic clock makes each replay identical, so an interleaving
+ * whose point Q never fired does not need its R extensions.
  *
  * After each interleaving: the ring is a circle with exactly one HEADER and
  * no UPDATE, head, commit and tail where they belong, the reader page rule
@@ -48,6 +49,7 @@ MODULE_PARM_DESC(lrb_nesting_depth,
 
 /* The write-path decision points */
 static const enum lrb_hook_point nest_points[] = {
+	LRB_HOOK_STAMP,
 	LRB_HOOK_RESERVED,
 	LRB_HOOK_MOVE_TAIL,
 	LRB_HOOK_HEAD_UPDATE_BEFORE,
@@ -80,6 +82,7 @@ static const char * const state_names[NR_STATES] = {
 static const unsigned int size_patterns[][2] = {
 	{ HALF, BIG },
 	{ BIG, HALF },
+	{ 24, 40 },
 };
 
 struct nest_param {
