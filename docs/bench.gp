@@ -5,31 +5,31 @@ set multiplot layout 2,2 rowsfirst
 set grid ytics
 set key top left horizontal
 $w0 << EOD
-8 535.5 818.7 609.9
-64 588.5 876.7 651.5
-256 771.5 1025.5 743.8
+8 526.4 860.1 624.0
+64 567.2 940.4 651.2
+256 710.8 1048.2 759.1
 EOD
 $a0 << EOD
-1 1.347 0.887 1.229
-2 1.962 1.522 1.960
-3 1.543 1.012 1.451
-4 1.781 1.370 1.847
+1 1.650 1.009 1.450
+2 3.133 2.030 2.784
+3 2.388 1.668 2.143
+4 2.524 1.739 2.299
 EOD
 $w1 << EOD
-8 1789.5 2849.1 2120.6
-64 2255.5 2542.5 1738.7
-256 1731.3 2504.9 1777.3
+8 1456.2 2155.2 1354.7
+64 1447.0 2292.5 1416.4
+256 1796.2 2616.2 1693.3
 EOD
 $a1 << EOD
-1 0.656 0.444 0.649
-2 1.177 0.843 1.105
-3 1.369 0.975 1.372
-4 1.417 0.964 1.346
+1 0.635 0.416 0.656
+2 1.245 0.851 1.179
+3 1.471 0.935 1.507
+4 1.285 0.864 1.270
 EOD
 set title 'x86_64: one writer, overwrite, no reader (ns per event, lower is better)'
 set xlabel 'payload (bytes)'
 set ylabel 'ns per event'
-set yrange [0:1333.2]
+set yrange [0:1362.7]
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -39,14 +39,14 @@ plot $w0 using 2:xtic(1) title 'lrb', '' using 3 title 'kernel', '' using 4 titl
 set title 'x86_64: all CPUs writing, overwrite, 64 bytes (M events/s, higher is better)'
 set xlabel 'writer CPUs'
 set ylabel 'M events/s'
-set yrange [0:2.6]
+set yrange [0:4.1]
 set style data linespoints
 set xtics 1
 plot $a0 using 1:2 title 'lrb' lw 2, '' using 1:3 title 'kernel' lw 2, '' using 1:4 title 'locked' lw 2
 set title 'arm64: one writer, overwrite, no reader (ns per event, lower is better)'
 set xlabel 'payload (bytes)'
 set ylabel 'ns per event'
-set yrange [0:3703.8]
+set yrange [0:3401.1]
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -56,7 +56,7 @@ plot $w1 using 2:xtic(1) title 'lrb', '' using 3 title 'kernel', '' using 4 titl
 set title 'arm64: all CPUs writing, overwrite, 64 bytes (M events/s, higher is better)'
 set xlabel 'writer CPUs'
 set ylabel 'M events/s'
-set yrange [0:1.8]
+set yrange [0:2.0]
 set style data linespoints
 set xtics 1
 plot $a1 using 1:2 title 'lrb' lw 2, '' using 1:3 title 'kernel' lw 2, '' using 1:4 title 'locked' lw 2
