@@ -371,7 +371,7 @@ ANALYSIS = """## Where lrb is slower, and what was tried
 
 [bench-analysis.md](bench-analysis.md) (written by hand): the cases above where lrb is not
 ahead, what the generated code and the static counts say about them, the changes measured
-and the one kept.
+and which of them were kept.
 """
 
 
