@@ -66,10 +66,10 @@ PLANTS: List[Plant] = [
           'kcsan', 'arm64-lse', ['lrb_s*'],
           '\t\t/* Event data before the index; pairs with lrb_reader_size() */\n'
           '\t\tlrb_writer_wmb(commit_page, write);\n'
-          '\t\tlocal_set(&commit_page->page->commit, write & LRB_INDEX_MASK);\n'
-          '\t\t/* An interrupt may reserve more on this page meanwhile */\n',
-          '\t\tlocal_set(&commit_page->page->commit, write & LRB_INDEX_MASK);\n'
-          '\t\t/* An interrupt may reserve more on this page meanwhile */\n',
+          '\t\tlocal_set(&commit_page->page->commit, index);\n'
+          '\t\tcommitted = index;\n',
+          '\t\tlocal_set(&commit_page->page->commit, index);\n'
+          '\t\tcommitted = index;\n',
           STALE_READ, kernel_args=()),
     Plant('reader_size_no_rmb',
           'no smp_rmb() in lrb_reader_size() between the commit index and the '
@@ -83,8 +83,8 @@ PLANTS: List[Plant] = [
           "lrb_copy_events() copies up to a commit index it read again after "
           "the reader's barrier (a real bug, found by stale reads)",
           'default', 'x86_64', ['lrb_stress'],
-          '\tunsigned int bytes;\n\n\tif (!reader->read)\n',
-          '\tunsigned int bytes;\n\n\tsize = lrb_page_commit(reader);\n\tif (!reader->read)\n',
+          '\tunsigned int bytes;\n\n\tif (!cb->read_pos)\n',
+          '\tunsigned int bytes;\n\n\tsize = lrb_page_commit(reader);\n\tif (!cb->read_pos)\n',
           STALE_READ, kernel_args=('lrb_kunit.lrb_stress_ms=3000',)),
     Plant('resize_error_leak',
           "lrb_resize()'s error path forgets the per-CPU page arrays it allocated",

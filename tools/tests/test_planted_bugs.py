@@ -1,5 +1,7 @@
 """tools/planted_bugs.py without a kernel: plant selection and source edits."""
 
+import shutil
+import subprocess
 import tempfile
 import unittest
 from pathlib import Path
@@ -35,6 +37,19 @@ class PlantTest(unittest.TestCase):
         for plant in planted_bugs.PLANTS:
             self.assertNotEqual(plant.old, plant.new)
             self.assertTrue(plant.expect_caught or plant.why_not, plant.name)
+
+    @unittest.skipUnless(shutil.which('git'), 'needs git apply')
+    def test_every_plant_matches_the_series(self) -> None:
+        # The file the plants edit, rebuilt from kernel-patch/ alone (no tree)
+        series = Path(__file__).resolve().parents[2] / 'kernel-patch'
+        source = 'lib/lockless_ring_buffer.c'
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in (series / 'series').read_text().split():
+                subprocess.run(['git', 'apply', '--include=' + source, str(series / name)],
+                               cwd=tmp, check=True, capture_output=True)
+            text = (Path(tmp) / source).read_text()
+        for plant in planted_bugs.PLANTS:
+            self.assertEqual(text.count(plant.old), 1, plant.name)
 
     def test_first_report(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
