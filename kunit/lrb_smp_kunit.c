@@ -473,7 +473,9 @@ static void writer_before_tail_move_reader_takes_new_head(struct kunit *test)
  * the reader's hint points right behind that HEADER (the head went round
  * the ring since the last swap). The reader must not take that page: the
  * outer writer has not counted its push yet and may still reset the
- * HEADER. It waits for the UPDATE to go.
+ * HEADER. Its walk from the hint meets that HEADER first (the UPDATE is
+ * behind the hint), so it is the count of pushes in flight that makes it
+ * wait for the push to end.
  */
 static void reader_ignores_nested_header_under_update(struct kunit *test)
 {
@@ -493,7 +495,7 @@ static void reader_ignores_nested_header_under_update(struct kunit *test)
 	p->nest_len = BIG;
 	p->nest_seq = 9;
 	smp_pause(c, READER, LRB_HOOK_READER_SPIN, 1, 2, 0,
-		  "the reader sees the UPDATE in its walk and waits, not taking p2",
+		  "the reader meets p0 -H-> p2 first, but a push is in flight: it waits, not taking p2",
 		  "p0 -H-> p2 --> p3 --> p4 -U->", "reader=p1");
 	smp_add_write(c, BIG, 8);
 	smp_go(c, 0, 0);
