@@ -18,13 +18,21 @@ enum bench_impl {
 	BENCH_KERNEL,
 	BENCH_LOCKED,
 	BENCH_NR_IMPLS,
+	/*
+	 * Floors, no buffer at all: what every write of the loop pays around
+	 * the buffer (the loop, preemption off, the payload copy), and that
+	 * plus one clock read (which every buffer's reserve does too).
+	 */
+	BENCH_FLOOR_COPY = BENCH_NR_IMPLS,
+	BENCH_FLOOR_CLOCK,
+	BENCH_NR_KINDS,
 };
 
 struct lkb_buffer;
 
 /**
  * struct bench_buf - one buffer under measurement
- * @impl: which implementation
+ * @impl: which implementation (a floor has no buffer)
  * @lrb: the lockless ring buffer (BENCH_LRB)
  * @krb: the tracing ring buffer (BENCH_KERNEL)
  * @lkb: the spinlocked baseline (BENCH_LOCKED)
@@ -64,7 +72,7 @@ unsigned long lkb_read_events_cpu(struct lkb_buffer *b, int cpu);
 unsigned long lkb_entries_cpu(struct lkb_buffer *b, int cpu);
 
 /* The three behind one interface, lrb_bench_ops.c */
-extern const char *const bench_impl_names[BENCH_NR_IMPLS];
+extern const char *const bench_impl_names[BENCH_NR_KINDS];
 int bench_buf_alloc(struct bench_buf *b, enum bench_impl impl,
 		    unsigned long size, bool overwrite);
 void bench_buf_free(struct bench_buf *b);

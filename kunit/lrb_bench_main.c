@@ -6,12 +6,18 @@
  *
  *   lrb-bench impl=lrb case=write payload=64 mode=overwrite reader=none
  *	ns_per_event=123.4 spread=2.1% best=120.3 reps=7 events=200000 dropped=0
+ *	reader_per_s=0
  *
  * (one line in the log), the median of lrb_bench.reps repetitions with
  * spread = (max - min) / median and the best repetition, and after the
  * three implementations a line with the ratios lrb/kernel and lrb/locked of
  * the time per event, of the medians and of the best repetitions (below 1:
- * lrb is faster). tools/bench_report.py turns them into tables.
+ * lrb is faster). reader_per_s is what a remote reader consumed meanwhile.
+ * The write cases without a remote reader also print two floors, the same
+ * loop writing no buffer: impl=floor_copy (preemption off and the payload
+ * copy) and impl=floor_clock (the same plus the clock read every reserve
+ * does), so that what the buffers themselves cost can be told from what
+ * the loop costs under TCG. tools/bench_report.py turns them into tables.
  *
  * Writers and readers are kthreads pinned to their CPUs; the test thread
  * only starts them, waits (bounded) and prints. lrb_bench.smoke=1 (or a
@@ -383,6 +389,8 @@ struct bench_fig {
 	unsigned int	n;
 	unsigned long	events;
 	unsigned long	dropped;
+	unsigned long	read;
+	u64		read_ns;
 };
 
 static int bench_cmp_u64(const void *a, const void *b)
@@ -464,15 +472,22 @@ static u64 bench_ratio(const u64 *fig, enum bench_impl other)
 	return fig[other] ? div64_u64(fig[BENCH_LRB] * 100, fig[other]) : 0;
 }
 
-static void bench_print(struct kunit *test, const struct bench_key *k,
-			struct bench_fig *figs)
+/* What the remote reader consumed while the writer was timed, events/s */
+static u64 bench_read_rate(const struct bench_fig *f)
 {
-	u64 med[BENCH_NR_IMPLS], best[BENCH_NR_IMPLS];
+	return f->read_ns ? div64_u64((u64)f->read * NSEC_PER_SEC, f->read_ns) : 0;
+}
+
+/* The figures of the first nr kinds (implementations, then floors) */
+static void bench_print(struct kunit *test, const struct bench_key *k,
+			struct bench_fig *figs, int nr)
+{
+	u64 med[BENCH_NR_KINDS], best[BENCH_NR_KINDS];
 	char key[128];
 	int i;
 
 	bench_key_str(k, key, sizeof(key));
-	for (i = 0; i < BENCH_NR_IMPLS; i++) {
+	for (i = 0; i < nr; i++) {
 		u64 m = bench_median(&figs[i]);
 		u64 spread = bench_spread(&figs[i], m);
 		u64 b = bench_min(&figs[i]);
@@ -487,11 +502,12 @@ static void bench_print(struct kunit *test, const struct bench_key *k,
 				   b ? div64_u64(BENCH_PS_PER_S, b) : 0, figs[i].n,
 				   figs[i].events, figs[i].dropped);
 		else
-			kunit_info(test, "lrb-bench impl=%s %s ns_per_event=%llu.%llu spread=%llu.%llu%% best=%llu.%llu reps=%u events=%lu dropped=%lu\n",
+			kunit_info(test, "lrb-bench impl=%s %s ns_per_event=%llu.%llu spread=%llu.%llu%% best=%llu.%llu reps=%u events=%lu dropped=%lu reader_per_s=%llu\n",
 				   bench_impl_names[i], key, m / 1000,
 				   (m % 1000) / 100, spread / 10, spread % 10,
 				   b / 1000, (b % 1000) / 100,
-				   figs[i].n, figs[i].events, figs[i].dropped);
+				   figs[i].n, figs[i].events, figs[i].dropped,
+				   bench_read_rate(&figs[i]));
 	}
 	/* Ratios of the medians, then of the best repetitions */
 	kunit_info(test, "lrb-bench-ratio %s lrb_kernel=%llu.%02llu lrb_locked=%llu.%02llu best_lrb_kernel=%llu.%02llu best_lrb_locked=%llu.%02llu\n",
@@ -508,7 +524,7 @@ static void bench_print(struct kunit *test, const struct bench_key *k,
 /* ---- setup ----------------------------------------------------------------- */
 
 struct bench_set {
-	struct bench_buf	buf[BENCH_NR_IMPLS];
+	struct bench_buf	buf[BENCH_NR_KINDS];
 };
 
 static void bench_set_free(void *data)
@@ -516,7 +532,7 @@ static void bench_set_free(void *data)
 	struct bench_set *set = data;
 	int i;
 
-	for (i = 0; i < BENCH_NR_IMPLS; i++)
+	for (i = 0; i < BENCH_NR_KINDS; i++)
 		bench_buf_free(&set->buf[i]);
 	kfree(set);
 }
@@ -529,7 +545,7 @@ static struct bench_set *bench_set_alloc(struct kunit *test, bool overwrite)
 
 	KUNIT_ASSERT_NOT_NULL(test, set);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, bench_set_free, set));
-	for (i = 0; i < BENCH_NR_IMPLS; i++)
+	for (i = 0; i < BENCH_NR_KINDS; i++)
 		KUNIT_ASSERT_EQ_MSG(test, 0, bench_buf_alloc(&set->buf[i], i, size,
 							     overwrite),
 				    "%s buffer", bench_impl_names[i]);
@@ -576,12 +592,16 @@ static const void *bench_write_gen(const void *prev, char *desc)
 	return p;
 }
 
-/* Median per implementation of reps runs, implementations interleaved */
+/*
+ * Median per implementation of reps runs, implementations interleaved. The
+ * cases without a remote reader measure the floors too.
+ */
 static void bench_write_case(struct kunit *test, const char *name,
 			     enum bench_reader reader, bool nested)
 {
 	const struct bench_write_param *p = test->param_value;
-	struct bench_fig figs[BENCH_NR_IMPLS] = {};
+	int kinds = reader == READER_NONE ? BENCH_NR_KINDS : BENCH_NR_IMPLS;
+	struct bench_fig figs[BENCH_NR_KINDS] = {};
 	struct bench_key key = {
 		.name = name, .payload = p->payload,
 		.overwrite = p->overwrite, .reader = reader,
@@ -597,8 +617,8 @@ static void bench_write_case(struct kunit *test, const char *name,
 	bench_pick_cpus(test, &wcpu, &rcpu);
 	set = bench_set_alloc(test, p->overwrite);
 	for (r = 0; r < cfg.reps; r++) {
-		for (j = 0; j < BENCH_NR_IMPLS; j++) {
-			int i = (r + j) % BENCH_NR_IMPLS;
+		for (j = 0; j < kinds; j++) {
+			int i = (r + j) % kinds;
 			struct bench_writer *w;
 			unsigned long n;
 
@@ -618,11 +638,13 @@ static void bench_write_case(struct kunit *test, const char *name,
 			n = w->attempts + w->irq_attempts;
 			bench_add(&figs[i], w->ns, n,
 				  n - w->ok - w->irq_ok);
+			figs[i].read += job.reader_got;
+			figs[i].read_ns += job.reader_ns;
 			bench_job_done(&job);
 			bench_drain(job.buf, wcpu);
 		}
 	}
-	bench_print(test, &key, figs);
+	bench_print(test, &key, figs, kinds);
 }
 
 static void write_local(struct kunit *test)
@@ -696,7 +718,7 @@ static void aggregate(struct kunit *test)
 			}
 		}
 		key.cpus = k;
-		bench_print(test, &key, figs);
+		bench_print(test, &key, figs, BENCH_NR_IMPLS);
 	}
 }
 
@@ -752,7 +774,7 @@ static void read_throughput(struct kunit *test)
 			bench_add(&figs[i], ns, got, 0);
 		}
 	}
-	bench_print(test, &key, figs);
+	bench_print(test, &key, figs, BENCH_NR_IMPLS);
 }
 
 static const enum bench_reader read_params[] = { READER_CONSUME, READER_PAGES };

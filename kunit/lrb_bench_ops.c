@@ -9,6 +9,8 @@
 #include <linux/err.h>
 #include <linux/gfp.h>
 #include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
 #include <linux/string.h>
 
 #include "lrb_bench.h"
@@ -18,10 +20,20 @@
 
 static u8 bench_src[BENCH_MAX_PAYLOAD] __aligned(8);
 
-const char *const bench_impl_names[BENCH_NR_IMPLS] = {
+/* Where the floors copy the payload: a store the compiler must keep */
+struct bench_sink {
+	u8	data[BENCH_MAX_PAYLOAD];
+	u64	ts;
+};
+
+static DEFINE_PER_CPU_ALIGNED(struct bench_sink, bench_sink);
+
+const char *const bench_impl_names[BENCH_NR_KINDS] = {
 	[BENCH_LRB] = "lrb",
 	[BENCH_KERNEL] = "kernel",
 	[BENCH_LOCKED] = "locked",
+	[BENCH_FLOOR_COPY] = "floor_copy",
+	[BENCH_FLOOR_CLOCK] = "floor_clock",
 };
 
 /**
@@ -52,6 +64,9 @@ int bench_buf_alloc(struct bench_buf *b, enum bench_impl impl,
 	case BENCH_LOCKED:
 		b->lkb = lkb_alloc(size, overwrite ? LRB_FL_OVERWRITE : 0);
 		return b->lkb ? 0 : -ENOMEM;
+	case BENCH_FLOOR_COPY:
+	case BENCH_FLOOR_CLOCK:
+		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -109,6 +124,28 @@ static __always_inline bool bench_write_locked(struct bench_buf *b,
 	return true;
 }
 
+static __always_inline bool bench_write_floor_copy(struct bench_buf *b,
+						   unsigned int len)
+{
+	preempt_disable_notrace();
+	memcpy(this_cpu_ptr(&bench_sink)->data, bench_src, len);
+	preempt_enable_notrace();
+	return true;
+}
+
+static __always_inline bool bench_write_floor_clock(struct bench_buf *b,
+						    unsigned int len)
+{
+	struct bench_sink *sink;
+
+	preempt_disable_notrace();
+	sink = this_cpu_ptr(&bench_sink);
+	sink->ts = local_clock_noinstr();
+	memcpy(sink->data, bench_src, len);
+	preempt_enable_notrace();
+	return true;
+}
+
 #define BENCH_WRITE_LOOP(impl)						\
 static noinline unsigned long bench_write_n_##impl(struct bench_buf *b,	\
 						   unsigned long n,	\
@@ -124,6 +161,8 @@ static noinline unsigned long bench_write_n_##impl(struct bench_buf *b,	\
 BENCH_WRITE_LOOP(lrb)
 BENCH_WRITE_LOOP(kernel)
 BENCH_WRITE_LOOP(locked)
+BENCH_WRITE_LOOP(floor_copy)
+BENCH_WRITE_LOOP(floor_clock)
 
 /**
  * bench_write_n - write events on the current CPU
@@ -146,6 +185,10 @@ unsigned long bench_write_n(struct bench_buf *b, unsigned long n,
 		return bench_write_n_kernel(b, n, len);
 	case BENCH_LOCKED:
 		return bench_write_n_locked(b, n, len);
+	case BENCH_FLOOR_COPY:
+		return bench_write_n_floor_copy(b, n, len);
+	case BENCH_FLOOR_CLOCK:
+		return bench_write_n_floor_clock(b, n, len);
 	default:
 		return 0;
 	}
