@@ -5,31 +5,31 @@ set multiplot layout 2,2 rowsfirst
 set grid ytics
 set key top left horizontal
 $w0 << EOD
-8 613.4 904.9 644.5
-64 677.7 967.0 869.8
-256 796.6 1185.0 934.5
+8 548.0 1145.0 710.8
+64 600.7 972.8 742.4
+256 738.5 1188.3 804.0
 EOD
 $a0 << EOD
-1 1.518 1.000 1.430
-2 2.533 1.642 2.398
-3 2.326 1.538 2.152
-4 1.592 1.523 1.968
+1 1.731 1.083 1.631
+2 2.205 1.627 2.079
+3 2.540 1.715 2.404
+4 2.877 1.857 2.572
 EOD
 $w1 << EOD
-8 1518.6 2290.4 1492.2
-64 1535.3 2353.5 1502.6
-256 1816.0 2725.3 2055.5
+8 1145.9 2192.9 1482.9
+64 1200.7 2283.7 1436.0
+256 1350.2 2460.8 1658.3
 EOD
 $a1 << EOD
-1 0.661 0.450 0.678
-2 1.255 0.871 1.352
-3 1.335 0.788 1.031
-4 1.364 0.880 1.299
+1 0.823 0.395 0.638
+2 1.471 0.737 1.186
+3 1.725 0.850 1.343
+4 1.256 0.691 1.075
 EOD
 set title 'x86_64: one writer, overwrite, no reader (ns per event, lower is better)'
 set xlabel 'payload (bytes)'
 set ylabel 'ns per event'
-set yrange [0:1540.5]
+set yrange [0:1544.8]
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -39,14 +39,14 @@ plot $w0 using 2:xtic(1) title 'lrb', '' using 3 title 'kernel', '' using 4 titl
 set title 'x86_64: all CPUs writing, overwrite, 64 bytes (M events/s, higher is better)'
 set xlabel 'writer CPUs'
 set ylabel 'M events/s'
-set yrange [0:3.3]
+set yrange [0:3.7]
 set style data linespoints
 set xtics 1
 plot $a0 using 1:2 title 'lrb' lw 2, '' using 1:3 title 'kernel' lw 2, '' using 1:4 title 'locked' lw 2
 set title 'arm64: one writer, overwrite, no reader (ns per event, lower is better)'
 set xlabel 'payload (bytes)'
 set ylabel 'ns per event'
-set yrange [0:3542.9]
+set yrange [0:3199.0]
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -56,7 +56,7 @@ plot $w1 using 2:xtic(1) title 'lrb', '' using 3 title 'kernel', '' using 4 titl
 set title 'arm64: all CPUs writing, overwrite, 64 bytes (M events/s, higher is better)'
 set xlabel 'writer CPUs'
 set ylabel 'M events/s'
-set yrange [0:1.8]
+set yrange [0:2.2]
 set style data linespoints
 set xtics 1
 plot $a1 using 1:2 title 'lrb' lw 2, '' using 1:3 title 'kernel' lw 2, '' using 1:4 title 'locked' lw 2

@@ -41,7 +41,7 @@ class ParseTest(unittest.TestCase):
         ratio = run.ratio(('write', 8, 'overwrite', 'none', 0))
         assert ratio is not None
         self.assertEqual((0.5, 0.62), (ratio.lrb_kernel, ratio.lrb_locked))
-        self.assertEqual(21, len(run.figures))
+        self.assertEqual(23, len(run.figures))
 
     def test_best_ratios(self) -> None:
         run = br.Run('x86_64')
@@ -95,6 +95,22 @@ class MarkdownTest(unittest.TestCase):
                       '| 0.70 ✗ | 0.77 |', self.md)
         self.assertIn('| write_reader | 64 | overwrite | consume | 75.0 ±4% | 110.0 ±4% '
                       '| 200.0 ±9% | 0.68 | 0.37 |', self.md)
+
+    def test_floor_row(self) -> None:
+        self.assertIn('### What the loop costs without a buffer', self.md)
+        self.assertIn('| 64 | overwrite | 10.0 ±5% | 30.0 ±5% | 60.0 | 90.0 | 80.0 '
+                      '| 0.67 ✗ | 0.75 | 0.57 |', self.md)
+        self.assertIn('net of the loop and the payload copy', self.md)
+        self.assertIn('≤ 0.6 in 0 of 1 cases (worst 0.67)', self.md)
+
+    def test_floor_lost_in_noise(self) -> None:
+        run = run_of_log()
+        key = ('write', 64, 'overwrite', 'none', 0)
+        self.assertIsNone(br._net(run, key, 'lrb', 'floor_missing'))
+        run.figures.append(br.Figure('floor_copy', 'write', 8, 'overwrite', 'none', 0,
+                                     'ns_per_event', 1e6, 0, 7, 1, 0))
+        self.assertIsNone(br._net(run, ('write', 8, 'overwrite', 'none', 0), 'lrb',
+                                  'floor_copy'))
 
     def test_rates_and_targets(self) -> None:
         self.assertIn('| 2 | 19.00 M ±1% | 13.00 M ±1% | 15.00 M ±1% | 0.68 | 0.79 |', self.md)
