@@ -37,7 +37,8 @@ WRITE_CASES = ('write', 'write_reader', 'write_nested')
 READ_CASES = ('read_consume', 'read_pages')
 TARGET_KERNEL = 0.6
 TARGET_LOCKED = 0.5
-QEMU_BINARIES = {'x86_64': 'qemu-system-x86_64', 'arm64': 'qemu-system-aarch64'}
+QEMU_BINARIES = {'x86_64': 'qemu-system-x86_64', 'arm64': 'qemu-system-aarch64',
+                 'arm64-nopac': 'qemu-system-aarch64'}
 
 _TOKEN = re.compile(r'(\w+)=(\S+)')
 _LINUX_VERSION = re.compile(r'Linux version (\S+)')
@@ -377,6 +378,14 @@ between implementations measured in the same boot mean something.**
   format, reader page swapped with the oldest page, same event headers and
   time deltas) with every write holding a per-CPU raw spinlock with
   interrupts off from reserve to commit, and the reader taking the same lock.
+
+Sections: `x86_64`; `arm64`, the arm64 kernel on `-cpu max,pauth-impdef=on`
+(LSE atomics, pointer authentication); `arm64-nopac`, the same kernel image
+booted on `-cpu max,pauth=off`, where the `paciasp`/`autiasp` of every
+function that makes a call are the NOPs they are on a CPU without pointer
+authentication. TCG emulates pointer authentication with a helper call per
+instruction, a cost real CPUs do not have in that proportion; the two arm64
+sections together show how much of the arm64 figures it is.
 
 Every write reserves, copies its payload and commits. Each figure is the
 median of the repetitions, the three implementations interleaved (in

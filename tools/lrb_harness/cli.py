@@ -13,8 +13,8 @@ from typing import Callable, Dict, List, NoReturn, Optional, Sequence
 
 from . import checks, kunitrun, paths, report, results, suites, tree
 from .errors import HarnessError
-from .profiles import (DEFAULT_PROFILE, Profile, Target, VALID_ARCHES, load_profile,
-                       parse_arches, profile_names)
+from .profiles import (ARCH_GROUPS, DEFAULT_PROFILE, Profile, Target, VALID_ARCHES,
+                       load_profile, parse_arches, profile_names)
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -114,11 +114,12 @@ def build_parser() -> Parser:
     san = sub.add_parser('sanitizers', help='every sanitizer profile on x86_64 and arm64-lse')
     san.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)),
                      help='make --jobs for the kernel builds')
-    bench = sub.add_parser('bench', help='lrb_bench in its production profile on x86_64 and '
-                           'arm64-lse, then docs/bench.md and docs/bench.png')
+    bench = sub.add_parser('bench', help='lrb_bench in its production profile on x86_64, '
+                           'arm64-lse and arm64-nopac (the arm64 kernel without pointer '
+                           'authentication), then docs/bench.md and docs/bench.png')
     bench.add_argument('--arch', action='append', metavar='ARCH',
                        help=f'comma-separated, repeatable: {", ".join(BENCH_ARCHES)} '
-                            '(default: both)')
+                            '(default: all three)')
     bench.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)),
                        help='make --jobs for the kernel builds')
     bench.add_argument('--kernel-arg', action='append', default=[], metavar='ARG',
@@ -450,7 +451,7 @@ def cmd_sanitizers(ctx: Context, args: argparse.Namespace) -> int:
 # -- bench ---------------------------------------------------------------------------
 
 BENCH_PROFILE = 'bench'
-BENCH_ARCHES = ['x86_64', 'arm64-lse']
+BENCH_ARCHES = ['x86_64', 'arm64-lse', 'arm64-nopac']
 
 
 def insn_count(ctx: Context, tgt: Target, profile: Profile, out: Path) -> Path:
@@ -465,6 +466,12 @@ def insn_count(ctx: Context, tgt: Target, profile: Profile, out: Path) -> Path:
         raise HarnessError(f'insn_count.py on {vmlinux} failed: '
                            f'{(proc.stderr or proc.stdout).strip()}')
     return out
+
+
+def bench_label(tgt: Target) -> str:
+    """The report's name for a target's section: the arch for the targets
+    the tests run on, the target's own name for the bench-only one."""
+    return tgt.build if tgt.name in ARCH_GROUPS['all'] else tgt.name
 
 
 def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
@@ -483,11 +490,12 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
                   '--out', args.out, '--png', args.png]
     for boot in res.boots:
         tgt = next(t for t in targets if t.name == boot.target)
-        report_cmd += ['--log', f'{tgt.build}={boot.log_path}']
+        label = bench_label(tgt)
+        report_cmd += ['--log', f'{label}={boot.log_path}']
         say(f'[{tgt.name}] counting the write fast path instructions in vmlinux')
         try:
-            counts = insn_count(ctx, tgt, profile, res.out_dir / f'insn-{tgt.build}.json')
-            report_cmd += ['--insn', f'{tgt.build}={counts}']
+            counts = insn_count(ctx, tgt, profile, res.out_dir / f'insn-{label}.json')
+            report_cmd += ['--insn', f'{label}={counts}']
         except HarnessError as exc:  # the figures are still worth writing
             say(f'[{tgt.name}] warning: no instruction counts: {exc.message}')
     say(f'writing {args.out} and {args.png}')

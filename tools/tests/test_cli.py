@@ -88,6 +88,9 @@ class ArgumentTest(TempDirTest):
         self.assertEqual([t.name for t in profiles.parse_arches(['all'])], names)
         self.assertEqual([t.name for t in profiles.parse_arches(['arm64-llsc'])],
                          ['arm64-llsc'])
+        # the bench-only target is never part of a group
+        self.assertEqual([t.name for t in profiles.parse_arches(['arm64-nopac,arm64'])],
+                         ['arm64-lse', 'arm64-llsc', 'arm64-nopac'])
 
     def test_profile_metadata(self) -> None:
         prof = profiles.load_profile(self.repo / 'tools' / 'profiles', 'kcsan')
@@ -240,13 +243,15 @@ class QemuConfigTest(TempDirTest):
         import re
         configs = Path(__file__).resolve().parent.parent / 'qemu_configs'
         kconfigs = {}
-        for name in ('arm64-lse.py', 'arm64-llsc.py', 'x86_64.py'):
+        for name in ('arm64-lse.py', 'arm64-llsc.py', 'arm64-nopac.py', 'x86_64.py'):
             text = (configs / name).read_text()
             self.assertIn('from ..qemu_config import QemuArchParams', text)
             self.assertIn("'-smp', '4'", text)
             kconfigs[name] = re.search(r"kconfig='''(.*?)'''", text, re.S).group(1)
             self.assertIn('CONFIG_SMP=y', kconfigs[name])
         self.assertEqual(kconfigs['arm64-lse.py'], kconfigs['arm64-llsc.py'])
+        self.assertEqual(kconfigs['arm64-lse.py'], kconfigs['arm64-nopac.py'])
+        self.assertIn("'max,pauth=off'", (configs / 'arm64-nopac.py').read_text())
         self.assertIn("'max,pauth-impdef=on'", (configs / 'arm64-lse.py').read_text())
         self.assertIn("'cortex-a57'", (configs / 'arm64-llsc.py').read_text())
         self.assertIn("'qboot.rom'", (configs / 'x86_64.py').read_text())
