@@ -64,12 +64,12 @@ PLANTS: List[Plant] = [
           "no smp_wmb() between a writer's event data and the commit index that "
           'publishes it',
           'kcsan', 'arm64-lse', ['lrb_s*'],
-          '\t\t/* Event data before the index; pairs with lrb_reader_size() */\n'
-          '\t\tlrb_writer_wmb(commit_page, write);\n'
-          '\t\tlocal_set(&commit_page->page->commit, index);\n'
-          '\t\tcommitted = index;\n',
-          '\t\tlocal_set(&commit_page->page->commit, index);\n'
-          '\t\tcommitted = index;\n',
+          '\t/* Event data before the index; pairs with lrb_reader_size() */\n'
+          '\tlrb_writer_wmb(commit_page, write);\n'
+          '\tlocal_set(&commit_page->page->commit, write & LRB_INDEX_MASK);\n'
+          '\t*pagep = commit_page;\n',
+          '\tlocal_set(&commit_page->page->commit, write & LRB_INDEX_MASK);\n'
+          '\t*pagep = commit_page;\n',
           STALE_READ, kernel_args=()),
     Plant('reader_size_no_rmb',
           'no smp_rmb() in lrb_reader_size() between the commit index and the '

@@ -7,6 +7,7 @@ import unittest
 from pathlib import Path
 
 import planted_bugs
+from lrb_harness import tree
 from lrb_harness.errors import HarnessError
 
 
@@ -44,7 +45,7 @@ class PlantTest(unittest.TestCase):
         series = Path(__file__).resolve().parents[2] / 'kernel-patch'
         source = 'lib/lockless_ring_buffer.c'
         with tempfile.TemporaryDirectory() as tmp:
-            for name in (series / 'series').read_text().split():
+            for name in tree.series_names(series):
                 subprocess.run(['git', 'apply', '--include=' + source, str(series / name)],
                                cwd=tmp, check=True, capture_output=True)
             text = (Path(tmp) / source).read_text()
