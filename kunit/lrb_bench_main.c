@@ -67,10 +67,15 @@ static int smoke = -1;
 module_param(smoke, int, 0444);
 MODULE_PARM_DESC(smoke, "1: tiny counts (make test), 0: full, -1: tiny if built with test hooks or sanitizers");
 
+static bool serial;
+module_param(serial, bool, 0444);
+MODULE_PARM_DESC(serial, "only the cases where one CPU runs at a time (QEMU -icount runs vCPUs in turn)");
+
 #define BENCH_MAX_REPS		31
 #define BENCH_CHUNK		8192
 #define BENCH_READ_ROUNDS	8
 #define BENCH_PS_PER_S		(1000ULL * NSEC_PER_SEC)
+#define BENCH_SERIAL_SKIP	"serial run: CPUs run in turn, concurrency is not measured"
 /* Bounds of every wait: far above anything a run takes under TCG */
 #define BENCH_RUN_TIMEOUT	(240 * HZ)
 #define BENCH_READER_NS		(240ULL * NSEC_PER_SEC)
@@ -611,6 +616,8 @@ static void bench_write_case(struct kunit *test, const char *name,
 	int wcpu, rcpu;
 	unsigned int r, j;
 
+	if (reader != READER_NONE && serial)
+		kunit_skip(test, BENCH_SERIAL_SKIP);
 	if (reader == READER_NONE && !p->overwrite)
 		reader = READER_DRAIN;
 	key.reader = reader;
@@ -670,12 +677,15 @@ static void aggregate(struct kunit *test)
 		.reader = READER_NONE, .rate = true,
 	};
 	struct bench_fig figs[BENCH_NR_IMPLS];
-	struct bench_set *set = bench_set_alloc(test, true);
+	struct bench_set *set;
 	struct cpumask *mask;
 	struct bench_job job;
 	unsigned int r, j;
 	int cpu, k, nr = num_online_cpus();
 
+	if (serial)
+		kunit_skip(test, BENCH_SERIAL_SKIP);
+	set = bench_set_alloc(test, true);
 	mask = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, mask);
 	for (k = 1; k <= nr; k++) {
@@ -789,11 +799,11 @@ KUNIT_ARRAY_PARAM(read, read_params, read_param_desc);
 /* The settings and the machine, for the report */
 static void setup(struct kunit *test)
 {
-	kunit_info(test, "lrb-bench config arch=%s release=%s cpus=%u smoke=%d%s%s reps=%u events=%lu pages=%u nest_period_us=%u nest_burst=%u hooks=%d\n",
+	kunit_info(test, "lrb-bench config arch=%s release=%s cpus=%u smoke=%d%s%s reps=%u events=%lu pages=%u nest_period_us=%u nest_burst=%u hooks=%d serial=%d\n",
 		   utsname()->machine, utsname()->release, num_online_cpus(),
 		   cfg.smoke, cfg.why ? " why=" : "", cfg.why ? cfg.why : "",
 		   cfg.reps, cfg.events, cfg.pages, nest_period_us, nest_burst,
-		   IS_ENABLED(CONFIG_LRB_TEST_HOOKS));
+		   IS_ENABLED(CONFIG_LRB_TEST_HOOKS), serial);
 }
 
 static const char *bench_debug_build(void)

@@ -38,7 +38,9 @@ READ_CASES = ('read_consume', 'read_pages')
 TARGET_KERNEL = 0.6
 TARGET_LOCKED = 0.5
 QEMU_BINARIES = {'x86_64': 'qemu-system-x86_64', 'arm64': 'qemu-system-aarch64',
-                 'arm64-nopac': 'qemu-system-aarch64'}
+                 'arm64-nopac': 'qemu-system-aarch64', 'x86_64-icount': 'qemu-system-x86_64',
+                 'arm64-icount': 'qemu-system-aarch64'}
+NS_PER_S = 1e9
 
 _TOKEN = re.compile(r'(\w+)=(\S+)')
 _LINUX_VERSION = re.compile(r'Linux version (\S+)')
@@ -90,6 +92,12 @@ class Run:
     kernel: str = ''
     figures: List[Figure] = field(default_factory=list)
     ratios: List[Ratio] = field(default_factory=list)
+
+    @property
+    def serial(self) -> bool:
+        """A run under QEMU -icount (lrb_bench.serial=1): every time is an
+        instruction count, and only one CPU ran at a time."""
+        return self.config.get('serial', '0') not in ('0', 'N', 'n')
 
     def figure(self, key: Key, impl: str) -> Optional[Figure]:
         for fig in self.figures:
@@ -175,9 +183,14 @@ def parse_log(text: str, arch: str) -> Run:
 
 # -- formatting ------------------------------------------------------------
 
-def fmt_value(fig: Optional[Figure]) -> str:
+def fmt_value(fig: Optional[Figure], serial: bool = False) -> str:
+    """A figure as the tables show it; a serial run's are instruction counts
+    (a rate becomes instructions per event), with a finer spread."""
     if fig is None:
         return 'n/a'
+    if serial:
+        value = fig.value if fig.unit == 'ns_per_event' else NS_PER_S / fig.value
+        return f'{value:.1f} ±{fig.spread:.1f}%'
     if fig.unit == 'ns_per_event':
         return f'{fig.value:.1f} ±{fig.spread:.0f}%'
     return f'{fig.value / 1e6:.2f} M ±{fig.spread:.0f}%'
@@ -210,13 +223,14 @@ def write_table(run: Run) -> List[str]:
         locked_target = TARGET_LOCKED if case != 'write' else None
         kernel_target = TARGET_KERNEL if case == 'write' else None
         rows.append([case, str(payload), mode, reader] +
-                    [fmt_value(run.figure(key, impl)) for impl in IMPLS] +
+                    [fmt_value(run.figure(key, impl), run.serial) for impl in IMPLS] +
                     [fmt_ratio(ratio.lrb_kernel if ratio else None, kernel_target,
                                ratio.best_kernel if ratio else None),
                      fmt_ratio(ratio.lrb_locked if ratio else None, locked_target,
                                ratio.best_locked if ratio else None)])
-    return _table(['case', 'payload', 'mode', 'reader', 'lrb ns/ev', 'kernel ns/ev',
-                   'locked ns/ev', 'lrb/kernel', 'lrb/locked'], rows)
+    unit = 'insn/ev' if run.serial else 'ns/ev'
+    return _table(['case', 'payload', 'mode', 'reader'] +
+                  [f'{impl} {unit}' for impl in IMPLS] + ['lrb/kernel', 'lrb/locked'], rows)
 
 
 def rate_table(run: Run, cases: Sequence[str], first: str) -> List[str]:
@@ -224,13 +238,14 @@ def rate_table(run: Run, cases: Sequence[str], first: str) -> List[str]:
     for key in run.keys(cases):
         ratio = run.ratio(key)
         label = str(key[4]) if first == 'writer CPUs' else key[0]
-        rows.append([label] + [fmt_value(run.figure(key, impl)) for impl in IMPLS] +
+        rows.append([label] + [fmt_value(run.figure(key, impl), run.serial) for impl in IMPLS] +
                     [fmt_ratio(ratio.lrb_kernel if ratio else None, None,
                                ratio.best_kernel if ratio else None),
                      fmt_ratio(ratio.lrb_locked if ratio else None, None,
                                ratio.best_locked if ratio else None)])
-    return _table([first, 'lrb ev/s', 'kernel ev/s', 'locked ev/s',
-                   'lrb/kernel', 'lrb/locked'], rows)
+    unit = 'insn/ev' if run.serial else 'ev/s'
+    return _table([first] + [f'{impl} {unit}' for impl in IMPLS] +
+                  ['lrb/kernel', 'lrb/locked'], rows)
 
 
 def _net(run: Run, key: Key, impl: str, floor: str) -> Optional[float]:
@@ -260,13 +275,14 @@ def floor_table(run: Run) -> List[str]:
         if run.figure(key, FLOOR_COPY) is None:
             continue
         nets = [_net(run, key, impl, FLOOR_COPY) for impl in IMPLS]
-        rows.append([str(key[1]), key[2], fmt_value(run.figure(key, FLOOR_COPY)),
-                     fmt_value(run.figure(key, FLOOR_CLOCK))] +
+        rows.append([str(key[1]), key[2], fmt_value(run.figure(key, FLOOR_COPY), run.serial),
+                     fmt_value(run.figure(key, FLOOR_CLOCK), run.serial)] +
                     [f'{n:.1f}' if n is not None else 'n/a' for n in nets] +
                     [fmt_ratio(_net_ratio(run, key, 'kernel', FLOOR_COPY), TARGET_KERNEL),
                      fmt_ratio(_net_ratio(run, key, 'locked', FLOOR_COPY)),
                      fmt_ratio(_net_ratio(run, key, 'kernel', FLOOR_CLOCK))])
-    return _table(['payload', 'mode', 'floor_copy ns/ev', 'floor_clock ns/ev', 'lrb net',
+    unit = 'insn/ev' if run.serial else 'ns/ev'
+    return _table(['payload', 'mode', f'floor_copy {unit}', f'floor_clock {unit}', 'lrb net',
                    'kernel net', 'locked net', 'lrb/kernel net', 'lrb/locked net',
                    'lrb/kernel net of the clock too'], rows)
 
@@ -279,24 +295,34 @@ def targets(run: Run) -> List[str]:
     met_reader = sum(r.lrb_locked <= TARGET_LOCKED for r in reader)
     worst_fast = max((r.lrb_kernel for r in fast), default=0.0)
     worst_reader = max((r.lrb_locked for r in reader), default=0.0)
-    slower = [r for r in run.ratios if r.lrb_kernel > 1 or r.lrb_locked > 1]
+    what = 'instructions' if run.serial else 'time'
     lines = [
-        f'- write fast path, lrb/kernel ≤ {TARGET_KERNEL}: met in {met_fast} of '
-        f'{len(fast)} cases (worst {worst_fast:.2f}).',
-        f'- with a reader running, lrb/locked ≤ {TARGET_LOCKED} (2× faster): met in '
-        f'{met_reader} of {len(reader)} cases (worst {worst_reader:.2f}).',
+        f'- write fast path, lrb/kernel ≤ {TARGET_KERNEL} ({what} per event): met in '
+        f'{met_fast} of {len(fast)} cases (worst {worst_fast:.2f}).',
     ]
+    if reader:
+        lines.append(f'- with a reader running, lrb/locked ≤ {TARGET_LOCKED} (2× faster): '
+                     f'met in {met_reader} of {len(reader)} cases (worst {worst_reader:.2f}).')
+    else:
+        lines.append('- with a reader running: not measured here (vCPUs run in turn).')
     net = net_ratios(run, FLOOR_COPY)
     if net:
         lines.insert(1, f'- the same, net of the loop and the payload copy (`floor_copy`, '
                      f'below; information, not the target): ≤ {TARGET_KERNEL} in '
                      f'{sum(r <= TARGET_KERNEL for r in net)} of {len(net)} cases '
                      f'(worst {max(net):.2f}).')
-    if slower:
-        lines.append('- lrb slower (median ratio above 1) in: ' + ', '.join(
-            f'{r.key[0]} {r.key[1]} {r.key[2]}' + (f' {r.key[4]} CPUs' if r.key[4] else '')
-            for r in slower) + '.')
+    worse = 'executes more instructions' if run.serial else 'is slower'
+    over_kernel = [r.key for r in run.ratios if r.lrb_kernel > 1]
+    over_locked = [r.key for r in run.ratios if r.lrb_locked > 1]
+    for name, keys in (("the kernel's buffer", over_kernel), ('the locked baseline', over_locked)):
+        if keys:
+            lines.append(f'- lrb {worse} than {name} (median ratio above 1) in: '
+                         + ', '.join(_case_name(k) for k in keys) + '.')
     return lines
+
+
+def _case_name(key: Key) -> str:
+    return f'{key[0]} {key[1]} {key[2]}' + (f' {key[4]} CPUs' if key[4] else '')
 
 
 def insn_section(insn: Dict[str, object]) -> List[str]:
@@ -330,30 +356,38 @@ class Env:
 def arch_section(run: Run, env: Env) -> List[str]:
     cfg = run.config
     smoke = cfg.get('smoke', '0') != '0'
+    how = ('under QEMU TCG counting instructions (`-icount shift=0`): every figure is '
+           'instructions executed, exact and repeatable' if run.serial else 'under QEMU TCG')
     lines = [f'## {run.arch}', '',
              f"- kernel: {run.kernel or cfg.get('release', 'unknown')}"
-             f" ({cfg.get('arch', run.arch)}), {cfg.get('cpus', '?')} CPUs under QEMU TCG",
+             f" ({cfg.get('arch', run.arch)}), {cfg.get('cpus', '?')} CPUs {how}",
              f"- QEMU: {env.qemu.get(run.arch, 'unknown')}",
              f"- repetitions: {cfg.get('reps', '?')}, writes per repetition: "
-             f"{cfg.get('events', '?')}, pages per CPU: {cfg.get('pages', '?')}, "
-             f"nested hrtimer: every {cfg.get('nest_period_us', '?')} µs, "
-             f"{cfg.get('nest_burst', '?')} events"]
+             f"{cfg.get('events', '?')}, pages per CPU: {cfg.get('pages', '?')}" +
+             ('' if run.serial else
+              f", nested hrtimer: every {cfg.get('nest_period_us', '?')} µs, "
+              f"{cfg.get('nest_burst', '?')} events")]
     if smoke:
         lines.append('- **smoke run (tiny counts): these figures mean nothing**')
+    if run.serial:
+        lines += ['', SERIAL_TEXT]
+    unit = 'instructions' if run.serial else 'ns'
     lines += ['', '### Targets', ''] + targets(run)
-    lines += ['', '### Writes (ns per event, median ± spread)', '',
+    lines += ['', f'### Writes ({unit} per event, median ± spread)', '',
               'Ratios: of the medians, then (in brackets) of the best repetitions; '
               '✗ marks a ratio above its target.', '']
     lines += write_table(run)
     if any(fig.impl == FLOOR_COPY for fig in run.figures):
         lines += ['', '### What the loop costs without a buffer (`write` cases)', '',
-                  FLOOR_TEXT, '']
+                  SERIAL_FLOOR_TEXT if run.serial else FLOOR_TEXT, '']
         lines += floor_table(run)
-    lines += ['', '### Aggregate (overwrite, 64-byte payload, no reader)', '']
-    lines += rate_table(run, ('aggregate',), 'writer CPUs')
-    lines += ['', '### Reader throughput (64-byte payload, buffer filled first)', '']
+    if run.keys(('aggregate',)):
+        lines += ['', '### Aggregate (overwrite, 64-byte payload, no reader)', '']
+        lines += rate_table(run, ('aggregate',), 'writer CPUs')
+    lines += ['', f'### Reader {"cost" if run.serial else "throughput"} '
+              '(64-byte payload, buffer filled first)', '']
     lines += rate_table(run, READ_CASES, 'reader')
-    if run.arch in env.insn:
+    if run.arch in env.insn and not run.serial:
         lines += ['', '### Static instruction count of the write fast path', '']
         lines += insn_section(env.insn[run.arch])
     return lines + ['']
@@ -415,6 +449,24 @@ clock out as well. Under TCG the clock is a helper call into QEMU, and on
 arm64 every function that signs its return address pays two more (pointer
 authentication), which is why the floors are so large a part of each figure."""
 
+SERIAL_TEXT = """QEMU's `-icount shift=0` advances the guest's clocks by exactly one
+nanosecond per instruction executed, so the benchmark's own timing reads
+instructions: the same figures on every run and on any host, with none of
+TCG's noise and none of its distortions (a clock read, an atomic or a
+pointer authentication instruction counts as the instructions it is, not as
+the helper call TCG makes of it). It is a path-length measure, like the
+static count below but over what really ran (page crossings, head pushes,
+time extends, the loop and the copy), not a time: a real CPU pays more for
+an atomic or a cache miss than for an add. vCPUs run in turn under
+`-icount`, so the cases with a reader or nested writers on another CPU and
+the aggregate are skipped (`lrb_bench.serial=1`); the reader cases run with
+no writer and are shown as instructions per event read."""
+
+SERIAL_FLOOR_TEXT = """`floor_copy` is the loop with preemption off and the payload copied,
+writing no buffer; `floor_clock` adds the clock read. "net" is a buffer's
+instructions per event less `floor_copy`: what its reserve and commit
+execute, the clock included; the last column leaves the clock out too."""
+
 INSN_METHOD = """## Static instruction count: method
 
 `tools/insn_count.py` reads `objdump -d` of the built `vmlinux` and counts the
@@ -460,17 +512,22 @@ def _block(name: str, rows: Iterable[Sequence[object]]) -> List[str]:
 
 
 def chart_rows(run: Run) -> Tuple[List[List[object]], List[List[object]]]:
-    """(payload, ns per impl) of the overwrite write case; (cpus, ev/s per impl)."""
-    writes, agg = [], []
+    """Left panel: (payload, time or instructions per impl) of the overwrite
+    write case. Right panel: (cpus, ev/s per impl) of the aggregate; for a
+    serial run, which has none, (payload, net instructions per impl)."""
+    writes, right = [], []
     for key in run.keys(('write',)):
         if key[2] != 'overwrite':
             continue
         figs = [run.figure(key, impl) for impl in IMPLS]
         writes.append([key[1]] + [f'{f.value:.1f}' if f else 'NaN' for f in figs])
+        if run.serial:
+            nets = [_net(run, key, impl, FLOOR_COPY) for impl in IMPLS]
+            right.append([key[1]] + [f'{n:.1f}' if n is not None else 'NaN' for n in nets])
     for key in run.keys(('aggregate',)):
         figs = [run.figure(key, impl) for impl in IMPLS]
-        agg.append([key[4]] + [f'{f.value / 1e6:.3f}' if f else 'NaN' for f in figs])
-    return writes, agg
+        right.append([key[4]] + [f'{f.value / 1e6:.3f}' if f else 'NaN' for f in figs])
+    return writes, right
 
 
 def _top(rows: Sequence[Sequence[object]]) -> float:
@@ -479,28 +536,38 @@ def _top(rows: Sequence[Sequence[object]]) -> float:
     return max(values, default=1.0) * 1.3 or 1.0
 
 
+def _bars(title: str, ylabel: str, block: str, rows: Sequence[Sequence[object]]) -> List[str]:
+    return [f"set title '{title}'", "set xlabel 'payload (bytes)'", f"set ylabel '{ylabel}'",
+            f'set yrange [0:{_top(rows):.1f}]', 'set style data histograms',
+            'set style histogram clustered gap 1', 'set style fill solid 0.8 border -1',
+            'set boxwidth 0.9', 'set xtics autofreq',
+            f"plot ${block} using 2:xtic(1) title 'lrb', '' using 3 title 'kernel', "
+            "'' using 4 title 'locked'"]
+
+
 def gnuplot_script(runs: Sequence[Run], png: str) -> str:
     lines = ["set terminal pngcairo size 1200,{} font 'sans,10'".format(420 * len(runs)),
              f"set output '{png}'", 'set termoption noenhanced',
              f'set multiplot layout {len(runs)},2 rowsfirst',
              'set grid ytics', 'set key top left horizontal']
     rows = [chart_rows(run) for run in runs]
-    for index, (writes, agg) in enumerate(rows):
-        lines += _block(f'w{index}', writes) + _block(f'a{index}', agg)
+    for index, (writes, right) in enumerate(rows):
+        lines += _block(f'w{index}', writes) + _block(f'a{index}', right)
     for index, run in enumerate(runs):
-        writes, agg = rows[index]
-        lines += [f"set title '{run.arch}: one writer, overwrite, no reader "
-                  "(ns per event, lower is better)'",
-                  "set xlabel 'payload (bytes)'", "set ylabel 'ns per event'",
-                  f'set yrange [0:{_top(writes):.1f}]', 'set style data histograms',
-                  'set style histogram clustered gap 1', 'set style fill solid 0.8 border -1',
-                  'set boxwidth 0.9', 'set xtics autofreq',
-                  f"plot $w{index} using 2:xtic(1) title 'lrb', '' using 3 title 'kernel', "
-                  "'' using 4 title 'locked'",
-                  f"set title '{run.arch}: all CPUs writing, overwrite, 64 bytes "
+        writes, right = rows[index]
+        if run.serial:
+            lines += _bars(f'{run.arch}: one writer, overwrite, no reader '
+                           '(instructions per event, lower is better)',
+                           'instructions per event', f'w{index}', writes)
+            lines += _bars(f'{run.arch}: the same less the loop and the copy '
+                           '(reserve + commit)', 'instructions per event', f'a{index}', right)
+            continue
+        lines += _bars(f'{run.arch}: one writer, overwrite, no reader '
+                       '(ns per event, lower is better)', 'ns per event', f'w{index}', writes)
+        lines += [f"set title '{run.arch}: all CPUs writing, overwrite, 64 bytes "
                   "(M events/s, higher is better)'",
                   "set xlabel 'writer CPUs'", "set ylabel 'M events/s'",
-                  f'set yrange [0:{_top(agg):.1f}]', 'set style data linespoints', 'set xtics 1',
+                  f'set yrange [0:{_top(right):.1f}]', 'set style data linespoints', 'set xtics 1',
                   f"plot $a{index} using 1:2 title 'lrb' lw 2, '' using 1:3 title 'kernel' lw 2, "
                   "'' using 1:4 title 'locked' lw 2"]
     lines.append('unset multiplot')

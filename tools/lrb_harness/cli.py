@@ -115,11 +115,12 @@ def build_parser() -> Parser:
     san.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)),
                      help='make --jobs for the kernel builds')
     bench = sub.add_parser('bench', help='lrb_bench in its production profile on x86_64, '
-                           'arm64-lse and arm64-nopac (the arm64 kernel without pointer '
-                           'authentication), then docs/bench.md and docs/bench.png')
+                           'arm64-lse, arm64-nopac (the arm64 kernel without pointer '
+                           'authentication) and x86_64-icount, arm64-icount (QEMU counting '
+                           'instructions), then docs/bench.md and docs/bench.png')
     bench.add_argument('--arch', action='append', metavar='ARCH',
                        help=f'comma-separated, repeatable: {", ".join(BENCH_ARCHES)} '
-                            '(default: all three)')
+                            '(default: all of them)')
     bench.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)),
                        help='make --jobs for the kernel builds')
     bench.add_argument('--kernel-arg', action='append', default=[], metavar='ARG',
@@ -451,7 +452,7 @@ def cmd_sanitizers(ctx: Context, args: argparse.Namespace) -> int:
 # -- bench ---------------------------------------------------------------------------
 
 BENCH_PROFILE = 'bench'
-BENCH_ARCHES = ['x86_64', 'arm64-lse', 'arm64-nopac']
+BENCH_ARCHES = ['x86_64', 'arm64-lse', 'arm64-nopac', 'x86_64-icount', 'arm64-icount']
 
 
 def insn_count(ctx: Context, tgt: Target, profile: Profile, out: Path) -> Path:
@@ -488,16 +489,20 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
     report_cmd = [sys.executable, str(ctx.repo / 'tools' / 'bench_report.py'),
                   '--command', 'make bench' + (f' ARCH={",".join(args.arch)}' if args.arch else ''),
                   '--out', args.out, '--png', args.png]
+    counted: Dict[str, Path] = {}  # build -> its counts: targets that share a build share them
     for boot in res.boots:
         tgt = next(t for t in targets if t.name == boot.target)
         label = bench_label(tgt)
         report_cmd += ['--log', f'{label}={boot.log_path}']
-        say(f'[{tgt.name}] counting the write fast path instructions in vmlinux')
-        try:
-            counts = insn_count(ctx, tgt, profile, res.out_dir / f'insn-{label}.json')
-            report_cmd += ['--insn', f'{label}={counts}']
-        except HarnessError as exc:  # the figures are still worth writing
-            say(f'[{tgt.name}] warning: no instruction counts: {exc.message}')
+        if tgt.build not in counted:
+            say(f'[{tgt.name}] counting the write fast path instructions in vmlinux')
+            try:
+                counted[tgt.build] = insn_count(ctx, tgt, profile,
+                                                res.out_dir / f'insn-{tgt.build}.json')
+            except HarnessError as exc:  # the figures are still worth writing
+                say(f'[{tgt.name}] warning: no instruction counts: {exc.message}')
+                continue
+        report_cmd += ['--insn', f'{label}={counted[tgt.build]}']
     say(f'writing {args.out} and {args.png}')
     code = subprocess.call(report_cmd, cwd=ctx.repo)
     plain(report.closing_line(*totals(res.boots)))

@@ -29,7 +29,7 @@ CROSS_ARM64 = 'aarch64-linux-gnu-'
 
 @dataclass(frozen=True)
 class Target:
-    name: str            # x86_64, arm64-lse, arm64-llsc, arm64-nopac
+    name: str            # x86_64, arm64-lse, arm64-llsc, arm64-nopac, *-icount
     build: str           # build key: x86_64 or arm64 (arm64 targets share one)
     linux_arch: str
     qemu_binary: str
@@ -47,6 +47,11 @@ TARGETS: List[Target] = [
     # Benchmark only (the bench profile's arches): not in 'all' nor 'arm64'
     Target('arm64-nopac', 'arm64', 'arm64', 'qemu-system-aarch64', 'arm64-nopac.py',
            CROSS_ARM64),
+    # Benchmark only: QEMU counting instructions (-icount), guest time = instructions
+    Target('x86_64-icount', 'x86_64', 'x86_64', 'qemu-system-x86_64', 'x86_64-icount.py', None,
+           atomics='x86 lock cmpxchg'),
+    Target('arm64-icount', 'arm64', 'arm64', 'qemu-system-aarch64', 'arm64-icount.py',
+           CROSS_ARM64),
 ]
 ARCH_GROUPS: Dict[str, List[str]] = {
     'x86_64': ['x86_64'],
@@ -54,9 +59,12 @@ ARCH_GROUPS: Dict[str, List[str]] = {
     'arm64-lse': ['arm64-lse'],
     'arm64-llsc': ['arm64-llsc'],
     'arm64-nopac': ['arm64-nopac'],
+    'x86_64-icount': ['x86_64-icount'],
+    'arm64-icount': ['arm64-icount'],
     'all': ['x86_64', 'arm64-lse', 'arm64-llsc'],
 }
-VALID_ARCHES = ['x86_64', 'arm64', 'arm64-lse', 'arm64-llsc', 'arm64-nopac', 'all']
+VALID_ARCHES = ['x86_64', 'arm64', 'arm64-lse', 'arm64-llsc', 'arm64-nopac', 'x86_64-icount',
+                'arm64-icount', 'all']
 
 
 def target(name: str) -> Target:

@@ -117,7 +117,8 @@ class MarkdownTest(unittest.TestCase):
         self.assertIn('| read_consume | 5.00 M ±2%', self.md)
         self.assertIn('met in 2 of 3 cases (worst 0.70)', self.md)
         self.assertIn('met in 1 of 1 cases (worst 0.37)', self.md)
-        self.assertIn('lrb slower (median ratio above 1) in: read_consume 64 prodcons.', self.md)
+        self.assertIn('lrb is slower than the locked baseline (median ratio above 1) in: '
+                      'read_consume 64 prodcons.', self.md)
 
     def test_insn(self) -> None:
         self.assertIn('| lrb | 60 | 20 | 80 | ? | lrb_lock_reserve |', self.md)
@@ -129,6 +130,44 @@ class MarkdownTest(unittest.TestCase):
         run.config['smoke'] = '1'
         md = br.render_markdown([run], br.Env('make test', {}))
         self.assertIn('smoke run', md)
+
+
+class SerialTest(unittest.TestCase):
+    """A run under QEMU -icount: its times are instruction counts."""
+
+    def setUp(self) -> None:
+        text = (DATA / 'bench' / 'x86_64-icount.log').read_text()
+        self.run = br.parse_log(text, 'x86_64-icount')
+        self.md = br.render_markdown([self.run], br.Env('make bench', {}))
+
+    def test_serial_from_config(self) -> None:
+        self.assertTrue(self.run.serial)
+        self.assertFalse(run_of_log().serial)
+
+    def test_instructions_not_times(self) -> None:
+        self.assertIn('### Writes (instructions per event, median ± spread)', self.md)
+        self.assertIn('| write | 64 | overwrite | none | 250.0 ±0.1% | 418.0 ±0.0% '
+                      '| 220.0 ±0.2% | 0.59 (0.59) | 1.13 (1.13) |', self.md)
+        self.assertIn('(instructions per event): met in 1 of 1 cases', self.md)
+        self.assertIn('lrb executes more instructions than the locked baseline', self.md)
+        self.assertNotIn('ns/ev', self.md)
+
+    def test_rates_become_instructions_per_event(self) -> None:
+        self.assertIn('### Reader cost', self.md)
+        self.assertIn('| read_consume | 200.0 ±0.2% | 250.0 ±0.2% | 100.0 ±0.3% |', self.md)
+
+    def test_what_was_not_measured(self) -> None:
+        self.assertIn('with a reader running: not measured here', self.md)
+        self.assertNotIn('### Aggregate', self.md)
+        self.assertNotIn('### Static instruction count of the write fast path', self.md)
+
+    def test_chart_right_panel_is_net(self) -> None:
+        writes, right = br.chart_rows(self.run)
+        self.assertEqual([[64, '250.0', '418.0', '220.0']], writes)
+        self.assertEqual([[64, '195.0', '363.0', '165.0']], right)
+        script = br.gnuplot_script([self.run], 'x.png')
+        self.assertIn('instructions per event, lower is better', script)
+        self.assertNotIn('writer CPUs', script)
 
 
 class ChartTest(TempDirTest):

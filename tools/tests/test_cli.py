@@ -91,6 +91,10 @@ class ArgumentTest(TempDirTest):
         # the bench-only target is never part of a group
         self.assertEqual([t.name for t in profiles.parse_arches(['arm64-nopac,arm64'])],
                          ['arm64-lse', 'arm64-llsc', 'arm64-nopac'])
+        self.assertEqual([t.name for t in profiles.parse_arches(['arm64-icount,x86_64-icount'])],
+                         ['x86_64-icount', 'arm64-icount'])
+        self.assertEqual(['x86_64', 'arm64'],
+                         [profiles.target(n).build for n in ('x86_64-icount', 'arm64-icount')])
 
     def test_profile_metadata(self) -> None:
         prof = profiles.load_profile(self.repo / 'tools' / 'profiles', 'kcsan')
@@ -243,7 +247,8 @@ class QemuConfigTest(TempDirTest):
         import re
         configs = Path(__file__).resolve().parent.parent / 'qemu_configs'
         kconfigs = {}
-        for name in ('arm64-lse.py', 'arm64-llsc.py', 'arm64-nopac.py', 'x86_64.py'):
+        for name in ('arm64-lse.py', 'arm64-llsc.py', 'arm64-nopac.py', 'x86_64.py',
+                     'x86_64-icount.py', 'arm64-icount.py'):
             text = (configs / name).read_text()
             self.assertIn('from ..qemu_config import QemuArchParams', text)
             self.assertIn("'-smp', '4'", text)
@@ -251,6 +256,12 @@ class QemuConfigTest(TempDirTest):
             self.assertIn('CONFIG_SMP=y', kconfigs[name])
         self.assertEqual(kconfigs['arm64-lse.py'], kconfigs['arm64-llsc.py'])
         self.assertEqual(kconfigs['arm64-lse.py'], kconfigs['arm64-nopac.py'])
+        self.assertEqual(kconfigs['arm64-lse.py'], kconfigs['arm64-icount.py'])
+        self.assertEqual(kconfigs['x86_64.py'], kconfigs['x86_64-icount.py'])
+        for name in ('x86_64-icount.py', 'arm64-icount.py'):
+            text = (configs / name).read_text()
+            self.assertIn("'-icount', 'shift=0,sleep=off'", text)
+            self.assertIn('lrb_bench.serial=1', text)
         self.assertIn("'max,pauth=off'", (configs / 'arm64-nopac.py').read_text())
         self.assertIn("'max,pauth-impdef=on'", (configs / 'arm64-lse.py').read_text())
         self.assertIn("'cortex-a57'", (configs / 'arm64-llsc.py').read_text())
