@@ -3,7 +3,8 @@
 #   KERNEL_SRC=DIR  kernel tree to use (default ~/.cache/lrb/linux-source-6.12)
 #   FORCE=1         let the tree step discard work in the kernel tree
 #   ARCH=LIST       x86_64, arm64, arm64-lse, arm64-llsc, all (comma-separated);
-#                   make bench also arm64-nopac (arm64 without pointer authentication)
+#                   make bench also arm64-nopac (arm64 without pointer authentication),
+#                   x86_64-icount, arm64-icount (QEMU counting instructions)
 #   PROFILE=NAME    tools/profiles/NAME.config (default: default)
 #   GLOB=GLOBS      kunit.py filter globs, space-separated (suite or suite.case)
 #   S=CASE          lrb_design case for `make scenario`
@@ -39,7 +40,8 @@ help:
 	@echo 'make test-x86_64   build and boot x86_64 only   (GLOB=, PROFILE=)'
 	@echo 'make test-arm64    build arm64, boot LSE and LL/SC (GLOB=, PROFILE=)'
 	@echo 'make run           run ARCH= PROFILE= GLOB= (default: all targets)'
-	@echo 'make bench         lrb_bench on x86_64, arm64-lse, arm64-nopac: docs/bench.md, docs/bench.png'
+	@echo 'make bench         lrb_bench on x86_64, arm64-lse, arm64-nopac, x86_64-icount,'
+	@echo '                   arm64-icount: docs/bench.md, docs/bench.png'
 	@echo 'make planted-bugs  plant a bug per sanitizer (NAMES=), check its profile catches it'
 	@echo 'make check         checkpatch --strict, kernel-doc, wrapper unit tests'
 	@echo 'make w1            W=1 build of the series objects and lib/lrb_kunit/'

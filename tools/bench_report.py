@@ -419,7 +419,12 @@ booted on `-cpu max,pauth=off`, where the `paciasp`/`autiasp` of every
 function that makes a call are the NOPs they are on a CPU without pointer
 authentication. TCG emulates pointer authentication with a helper call per
 instruction, a cost real CPUs do not have in that proportion; the two arm64
-sections together show how much of the arm64 figures it is.
+sections together show how much of the arm64 figures it is. `x86_64-icount`
+and `arm64-icount`: the x86_64 and arm64 (LSE, pointer authentication)
+images booted under `-icount shift=0`, where the guest's clocks count the
+instructions executed: the one-CPU cases as exact instruction counts per
+event, free of the host's noise and of TCG's helper costs, the same on
+every run.
 
 Every write reserves, copies its payload and commits. Each figure is the
 median of the repetitions, the three implementations interleaved (in
