@@ -516,23 +516,38 @@ def _block(name: str, rows: Iterable[Sequence[object]]) -> List[str]:
     return [f'${name} << EOD'] + [' '.join(str(c) for c in row) for row in rows] + ['EOD']
 
 
-def chart_rows(run: Run) -> Tuple[List[List[object]], List[List[object]]]:
-    """Left panel: (payload, time or instructions per impl) of the overwrite
-    write case. Right panel: (cpus, ev/s per impl) of the aggregate; for a
-    serial run, which has none, (payload, net instructions per impl)."""
-    writes, right = [], []
-    for key in run.keys(('write',)):
-        if key[2] != 'overwrite':
-            continue
-        figs = [run.figure(key, impl) for impl in IMPLS]
-        writes.append([key[1]] + [f'{f.value:.1f}' if f else 'NaN' for f in figs])
-        if run.serial:
-            nets = [_net(run, key, impl, FLOOR_COPY) for impl in IMPLS]
-            right.append([key[1]] + [f'{n:.1f}' if n is not None else 'NaN' for n in nets])
+Rows = List[List[object]]
+
+
+def _impl_rows(run: Run, case: str) -> Rows:
+    """(payload, value per impl) of a case's overwrite figures."""
+    rows = []
+    for key in run.keys((case,)):
+        if key[2] == 'overwrite':
+            figs = [run.figure(key, impl) for impl in IMPLS]
+            rows.append([key[1]] + [f'{f.value:.1f}' if f else 'NaN' for f in figs])
+    return rows
+
+
+def chart_rows(run: Run) -> Tuple[Rows, Rows, Rows]:
+    """The three panels of a run's row. Left: the overwrite write case.
+    Middle: the same with a reader consuming on another CPU, or for a serial
+    run, which has none, the write case net of floor_copy. Right: (cpus, ev/s
+    per impl) of the aggregate (none in a serial run)."""
+    middle: Rows = []
+    if run.serial:
+        for key in run.keys(('write',)):
+            if key[2] == 'overwrite':
+                nets = [_net(run, key, impl, FLOOR_COPY) for impl in IMPLS]
+                middle.append([key[1]] + [f'{n:.1f}' if n is not None else 'NaN'
+                                          for n in nets])
+    else:
+        middle = _impl_rows(run, 'write_reader')
+    agg = []
     for key in run.keys(('aggregate',)):
         figs = [run.figure(key, impl) for impl in IMPLS]
-        right.append([key[4]] + [f'{f.value / 1e6:.3f}' if f else 'NaN' for f in figs])
-    return writes, right
+        agg.append([key[4]] + [f'{f.value / 1e6:.3f}' if f else 'NaN' for f in figs])
+    return _impl_rows(run, 'write'), middle, agg
 
 
 def _top(rows: Sequence[Sequence[object]]) -> float:
@@ -551,28 +566,34 @@ def _bars(title: str, ylabel: str, block: str, rows: Sequence[Sequence[object]])
 
 
 def gnuplot_script(runs: Sequence[Run], png: str) -> str:
-    lines = ["set terminal pngcairo size 1200,{} font 'sans,10'".format(420 * len(runs)),
+    lines = ["set terminal pngcairo size 1800,{} font 'sans,10'".format(420 * len(runs)),
              f"set output '{png}'", 'set termoption noenhanced',
-             f'set multiplot layout {len(runs)},2 rowsfirst',
+             f'set multiplot layout {len(runs)},3 rowsfirst',
              'set grid ytics', 'set key top left horizontal']
     rows = [chart_rows(run) for run in runs]
-    for index, (writes, right) in enumerate(rows):
-        lines += _block(f'w{index}', writes) + _block(f'a{index}', right)
+    for index, (writes, middle, agg) in enumerate(rows):
+        lines += (_block(f'w{index}', writes) + _block(f'm{index}', middle) +
+                  _block(f'a{index}', agg))
     for index, run in enumerate(runs):
-        writes, right = rows[index]
+        agg = rows[index][2]
         if run.serial:
             lines += _bars(f'{run.arch}: one writer, overwrite, no reader '
                            '(instructions per event, lower is better)',
-                           'instructions per event', f'w{index}', writes)
+                           'instructions per event', f'w{index}', rows[index][0])
             lines += _bars(f'{run.arch}: the same less the loop and the copy '
-                           '(reserve + commit)', 'instructions per event', f'a{index}', right)
+                           '(reserve + commit)', 'instructions per event', f'm{index}',
+                           rows[index][1])
+            lines.append('set multiplot next')
             continue
         lines += _bars(f'{run.arch}: one writer, overwrite, no reader '
-                       '(ns per event, lower is better)', 'ns per event', f'w{index}', writes)
+                       '(ns per event, lower is better)', 'ns per event', f'w{index}',
+                       rows[index][0])
+        lines += _bars(f'{run.arch}: the same, a reader consuming on another CPU '
+                       '(ns per event)', 'ns per event', f'm{index}', rows[index][1])
         lines += [f"set title '{run.arch}: all CPUs writing, overwrite, 64 bytes "
                   "(M events/s, higher is better)'",
                   "set xlabel 'writer CPUs'", "set ylabel 'M events/s'",
-                  f'set yrange [0:{_top(right):.1f}]', 'set style data linespoints', 'set xtics 1',
+                  f'set yrange [0:{_top(agg):.1f}]', 'set style data linespoints', 'set xtics 1',
                   f"plot $a{index} using 1:2 title 'lrb' lw 2, '' using 1:3 title 'kernel' lw 2, "
                   "'' using 1:4 title 'locked' lw 2"]
     lines.append('unset multiplot')

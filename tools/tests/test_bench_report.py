@@ -161,21 +161,25 @@ class SerialTest(unittest.TestCase):
         self.assertNotIn('### Aggregate', self.md)
         self.assertNotIn('### Static instruction count of the write fast path', self.md)
 
-    def test_chart_right_panel_is_net(self) -> None:
-        writes, right = br.chart_rows(self.run)
+    def test_chart_middle_panel_is_net(self) -> None:
+        writes, middle, agg = br.chart_rows(self.run)
         self.assertEqual([[64, '250.0', '418.0', '220.0']], writes)
-        self.assertEqual([[64, '195.0', '363.0', '165.0']], right)
+        self.assertEqual([[64, '195.0', '363.0', '165.0']], middle)
+        self.assertEqual([], agg)
         script = br.gnuplot_script([self.run], 'x.png')
         self.assertIn('instructions per event, lower is better', script)
         self.assertNotIn('writer CPUs', script)
+        self.assertIn('set multiplot next', script)
 
 
 class ChartTest(TempDirTest):
     def test_script(self) -> None:
         script = br.gnuplot_script([run_of_log()], 'out.png')
         self.assertIn("set output 'out.png'", script)
-        self.assertIn('set multiplot layout 1,2', script)
+        self.assertIn('set multiplot layout 1,3', script)
         self.assertIn('$w0 << EOD\n8 50.0 100.0 80.0\n64 70.0 100.0 90.0\nEOD', script)
+        self.assertIn('$m0 << EOD\n64 75.0 110.0 200.0\nEOD', script)
+        self.assertIn('a reader consuming on another CPU', script)
         self.assertIn('$a0 << EOD\n1 10.000 7.000 8.000\n2 19.000 13.000 15.000\nEOD', script)
 
     def test_main_writes_files(self) -> None:
