@@ -9,7 +9,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, NoReturn, Optional, Sequence
+from typing import Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
 
 from . import checks, kunitrun, paths, report, results, suites, tree
 from .errors import HarnessError
@@ -125,8 +125,9 @@ def build_parser() -> Parser:
                        help='make --jobs for the kernel builds')
     bench.add_argument('--kernel-arg', action='append', default=[], metavar='ARG',
                        help='extra kernel argument, e.g. lrb_bench.reps=11')
-    bench.add_argument('--out', default='docs/bench.md', help='the markdown page to write')
-    bench.add_argument('--png', default='docs/bench.png', help='the chart to write')
+    bench.add_argument('--out', help='the markdown page to write (default: docs/bench.md, or '
+                       'bench.md beside the logs when --arch picks some targets)')
+    bench.add_argument('--png', help='the chart to write (default: beside --out, bench.png)')
     sub.add_parser('profiles', help='list the profiles and their metadata')
     deps = sub.add_parser('deps', help='check (default) or install the Debian packages')
     deps.add_argument('mode', nargs='?', default='check', choices=['check', 'install'])
@@ -475,6 +476,18 @@ def bench_label(tgt: Target) -> str:
     return tgt.build if tgt.name in ARCH_GROUPS['all'] else tgt.name
 
 
+def bench_outputs(out: Optional[str], png: Optional[str], partial: bool,
+                  out_dir: Path) -> Tuple[str, str]:
+    """Where the report goes: docs/ for a run of every target; a run of some
+    targets writes beside its logs, so that it never replaces the committed
+    report with a part of it. --out and --png choose otherwise."""
+    if out is None:
+        out = str(out_dir / 'bench.md') if partial else 'docs/bench.md'
+    if png is None:
+        png = str(Path(out).with_name('bench.png'))
+    return out, png
+
+
 def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
     """Full counts (lrb_bench.smoke=0), one boot per arch, then the report."""
     targets, profile = select(ctx, args.arch or [','.join(BENCH_ARCHES)], BENCH_PROFILE)
@@ -486,9 +499,10 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
         plain(report.closing_line(*totals(res.boots)))
         plain('bench: a boot failed: no report written')
         return EXIT_FAIL
+    out, png = bench_outputs(args.out, args.png, bool(args.arch), res.out_dir)
     report_cmd = [sys.executable, str(ctx.repo / 'tools' / 'bench_report.py'),
                   '--command', 'make bench' + (f' ARCH={",".join(args.arch)}' if args.arch else ''),
-                  '--out', args.out, '--png', args.png]
+                  '--out', out, '--png', png]
     counted: Dict[str, Path] = {}  # build -> its counts: targets that share a build share them
     for boot in res.boots:
         tgt = next(t for t in targets if t.name == boot.target)
@@ -503,7 +517,7 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
                 say(f'[{tgt.name}] warning: no instruction counts: {exc.message}')
                 continue
         report_cmd += ['--insn', f'{label}={counted[tgt.build]}']
-    say(f'writing {args.out} and {args.png}')
+    say(f'writing {out} and {png}')
     code = subprocess.call(report_cmd, cwd=ctx.repo)
     plain(report.closing_line(*totals(res.boots)))
     return EXIT_OK if code == 0 else EXIT_FAIL

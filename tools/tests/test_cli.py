@@ -2,6 +2,7 @@
 stand-in kunit.py (progress, tables, the closing line last, exit codes)."""
 
 import io
+import unittest
 import json
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -240,6 +241,22 @@ class RunTest(TempDirTest):
         call = self.calls_made()[0]
         self.assertIn('--kernel_args=lrb_bench.smoke=0', call)
         self.assertTrue(any(a.endswith('/lrb/build/x86_64-bench') for a in call))
+
+
+class BenchOutputsTest(unittest.TestCase):
+    def test_full_run_writes_docs(self) -> None:
+        self.assertEqual(('docs/bench.md', 'docs/bench.png'),
+                         cli.bench_outputs(None, None, False, Path('/r/run')))
+
+    def test_partial_run_writes_beside_its_logs(self) -> None:
+        self.assertEqual(('/r/run/bench.md', '/r/run/bench.png'),
+                         cli.bench_outputs(None, None, True, Path('/r/run')))
+
+    def test_given_paths_win(self) -> None:
+        self.assertEqual(('x/b.md', 'x/bench.png'),
+                         cli.bench_outputs('x/b.md', None, True, Path('/r/run')))
+        self.assertEqual(('docs/bench.md', 'c.png'),
+                         cli.bench_outputs(None, 'c.png', False, Path('/r/run')))
 
 
 class QemuConfigTest(TempDirTest):
