@@ -91,7 +91,7 @@ static void no_leaks_after_the_suites(struct kunit *test)
 }
 
 static struct kunit_case lrb_leak_cases[] = {
-	KUNIT_CASE(no_leaks_after_the_suites),
+	KUNIT_CASE_SLOW(no_leaks_after_the_suites),
 	{}
 };
 
