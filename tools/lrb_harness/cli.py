@@ -399,6 +399,14 @@ def kbuffer_logs(res: RunResult) -> List[Path]:
     return logs
 
 
+def scenarios_log(res: RunResult) -> Optional[Path]:
+    """The x86_64 kernel log the scenario catalogue is made from, if x86_64 ran."""
+    for boot in res.boots:
+        if boot.target == 'x86_64' and boot.log_path and Path(boot.log_path).is_file():
+            return Path(boot.log_path)
+    return None
+
+
 def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
     """check + run + W=1; the closing line counts the KUnit cases, plus one
     failure for each harness step (check, W=1) that failed."""
@@ -418,6 +426,9 @@ def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     w1_found.append(checks.kbuffer_check(ctx.repo, res.out_dir, kbuffer_logs(res), say))
     step_times['kbuffer-check'] = time.monotonic() - t0
+    design_log = scenarios_log(res)
+    if design_log is not None:
+        w1_found.append(checks.scenarios_current(ctx.repo, res.out_dir, design_log))
     extra = [] if args.no_sanitizers or profile.name != DEFAULT_PROFILE else \
         run_passes(ctx, prep, CI_SANITIZER_PASSES, args.jobs, step_times)
     for run in [res] + extra:
