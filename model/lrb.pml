@@ -13,7 +13,7 @@
  *   PREP       events of PREP_SZ slots written first: no nesting, no reader
  *   OUTER      events of the outer writer, one after another, after those
  *   OVERWRITE  1: overwrite mode, 0: producer/consumer
- *   SIZES      1: events of one slot, 3: of one or two slots
+ *   SIZES      1: events of one slot, 2: of two, 3: of one or two slots
  *   READER     1: a reader on another CPU, concurrent with every step;
  *              0: the reader only drains the ring after the writers
  *   READ_PAGE  1: the reader also reads whole pages (lrb_read_page())
@@ -192,7 +192,9 @@ end_idle:
 			prepped = prepped || (me == 0 && left <= OUTER);
 			if
 			:: !prepped -> sz = PREP_SZ
+#if SIZES != 2
 			:: prepped -> sz = 1
+#endif
 #if SIZES > 1
 			:: prepped -> sz = 2
 #endif
