@@ -151,7 +151,7 @@ LRB_HOOK_##P: \
 	od
 
 /* A hook point of the reader: a label on its next step */
-#define RHOOK(P)	LRB_HOOK_##P: lrb_show(RD, P)
+#define RHOOK(P)	LRB_HOOK_##P: atomic { lrb_show(RD, P) }
 
 /* lrb_head_set(): cmpxchg of p's next pointer from pg|old to pg|new */
 inline head_set(p, pg, old, new, found)

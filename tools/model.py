@@ -77,7 +77,7 @@ def refute(mutation: mc.Mutation) -> List[model_trail.Step]:
     """The mutation's counterexample, replayed; raises if SPIN finds none."""
     defines = mutation.all_defines()
     workdir = WORK / ('mutation-' + mutation.name)
-    shortest = mutation.writer_only
+    shortest = mutation.shortest
     pan = model_pan.build(MODEL, workdir, defines, model_pan.SAFETY_CFLAGS +
                           (model_pan.SHORTEST_CFLAGS if shortest else []))
     res = model_pan.run(pan, MUTATION_TIMEOUT_S, model_pan.SHORTEST_ARGS if shortest else ())

@@ -30,6 +30,7 @@ class Mutation:
     config: Config              # where SPIN refutes it
     plant: str = ''             # make planted-bugs plant that replays its trail
     extra: Mapping[str, int] = field(default_factory=dict)
+    shortest: bool = True       # pan -i: the shortest trail (small state spaces only)
 
     def all_defines(self) -> Dict[str, int]:
         merged = self.config.all_defines()
@@ -89,7 +90,8 @@ MUTATIONS: List[Mutation] = [
     Mutation('header_during_update',
              'the reader takes a HEADER while a push is in flight (pushing not read)',
              'M_NO_PUSH_COUNT',
-             cfg('m_push', '', PAGES=3, PREP=3, OUTER=1, NEST=2, DEPTH=1)),
+             cfg('m_push', '', PAGES=4, PREP=4, OUTER=1, NEST=3, DEPTH=1, SIZES=2),
+             shortest=False),
     Mutation('tail_reset_no_version',
              'lrb_tail_page_update() resets the next page without bumping its version '
              '(the 2009 ABA)', 'M_TAIL_NO_VERSION', WRITERS_ONLY,
@@ -108,7 +110,7 @@ MUTATIONS: List[Mutation] = [
     Mutation('kernel_reader_order',
              "rb_get_reader_page()'s order: the reader page's size before the commit page",
              'M_KERNEL_ORDER',
-             cfg('m_kernel', '', PAGES=3, OUTER=2, NEST=1, DEPTH=1)),
+             cfg('m_kernel', '', PAGES=3, PREP=1, PREP_SZ=1, OUTER=1, NEST=1, DEPTH=1)),
 ]
 
 # Not a mutation: the real code, checked for exact per-read loss attribution
@@ -117,7 +119,7 @@ FINDINGS: List[Mutation] = [
              'lrb as it is, each loss required with the first event read after it: the '
              'head goes round the ring between the reader\'s overrun read and its swap',
              'EXACT_LOST',
-             cfg('f_late', '', PAGES=3, PREP=3, OUTER=1, NEST=2, DEPTH=1)),
+             cfg('f_late', '', PAGES=3, PREP=3, OUTER=1, NEST=2, DEPTH=1), shortest=False),
 ]
 
 
