@@ -22,7 +22,7 @@
  *   EXACT_LOST each loss reported with the first event read after it (the
  *              head may go round the ring between the reader's overrun read
  *              and its swap: docs/model.md, "late loss report")
- * Mutations (each the variant of one step, refuted by SPIN): M_NO_PUSH_COUNT,
+ * Mutations (each the variant of one step, refuted by SPIN): M_HEADER_UNDER_UPDATE,
  * M_TAIL_NO_VERSION, M_NESTED_COMMIT, M_SWAP_COMMIT_PAGE, M_NO_STALE_RESET,
  * M_KERNEL_ORDER; docs/model.md describes each.
  */
@@ -181,7 +181,7 @@ proctype Writer(byte me) provided (cur + 1 == _pid)
 {
 	byte sz, tp, np, cp, t2, nh, w, tl, id, typ, ret, ent, f;
 	byte ov, oc, oi;		/* the write word a reset expects */
-	byte depth, cpg, cindex, seen_claims, seen_cross;
+	byte depth, cpg, cindex, seen_claims, seen_cross, loops;
 	byte left = (me == 0 -> PREP + OUTER : 1);
 
 end_idle:
@@ -427,6 +427,10 @@ commit_round:
 		HOOK(COMMIT_BEFORE);
 		do
 		:: atomic { cp != tail ->
+			/* the commit meets the tail within a ring, from the reader page
+			 * at most: it never passes the tail */
+			loops++;
+			assert(loops <= PAGES);
 			w = widx[cp];
 			check_published(cp, w);
 			cidx[cp] = w;
@@ -435,7 +439,7 @@ commit_round:
 			cp = nxt[cp];
 			commit = cp;
 			lrb_show(me, commit_moved) }
-		:: atomic { cp == tail -> break }
+		:: atomic { cp == tail -> loops = 0; break }
 		od;
 		atomic {
 			w = widx[cp];
@@ -613,21 +617,22 @@ find_head:
 		do
 		:: atomic { i < PAGES -> f = flg[pg]; nn = nxt[pg]; i++;
 			if
+#ifndef M_HEADER_UNDER_UPDATE
 			:: f != NORMAL -> break
+#else
+			/* the walk passes an UPDATE and takes the HEADER after it */
+			:: f == HEADER -> break
+			:: f == UPDATE -> pg = nn
+#endif
 			:: else -> pg = nn
 			fi }
 		:: atomic { i >= PAGES -> break }
 		od;
 		hd = nn;
 		pv = pg;
-#ifndef M_NO_PUSH_COUNT
+#ifndef M_HEADER_UNDER_UPDATE
 		if
 		:: f == UPDATE || (f != NORMAL && pushing > 0) -> goto spin
-		:: else
-		fi;
-#else
-		if
-		:: f == UPDATE -> goto spin
 		:: else
 		fi;
 #endif

@@ -88,10 +88,10 @@ WRITERS_ONLY = cfg('writers_only', 'full ring, writers only, a drain after',
 
 MUTATIONS: List[Mutation] = [
     Mutation('header_during_update',
-             'the reader takes a HEADER while a push is in flight (pushing not read)',
-             'M_NO_PUSH_COUNT',
-             cfg('m_push', '', PAGES=4, PREP=4, OUTER=1, NEST=3, DEPTH=1, SIZES=2),
-             shortest=False),
+             'the reader takes a HEADER while a pointer is UPDATE: its walk passes the '
+             'UPDATE and it does not look at the push count',
+             'M_HEADER_UNDER_UPDATE',
+             cfg('m_push', '', PAGES=3, PREP=3, OUTER=1, NEST=2, DEPTH=1), shortest=False),
     Mutation('tail_reset_no_version',
              'lrb_tail_page_update() resets the next page without bumping its version '
              '(the 2009 ABA)', 'M_TAIL_NO_VERSION', WRITERS_ONLY,
