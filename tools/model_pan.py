@@ -77,8 +77,9 @@ def parse(text: str) -> PanResult:
     res.memory_mb = float(mem.group(1)) if mem else 0.0
     secs = re.search(r'^pan: elapsed time ([\d.e+]+) seconds', text, re.M)
     res.seconds = float(secs.group(1)) if secs else 0.0
-    viol = re.search(r'^pan:\d+: (.*?)(?: \(at depth \d+\))?$', text, re.M)
-    res.violation = viol.group(1) if viol else ''
+    # pan -i reports each shorter counterexample it finds: the last is the trail
+    viols = re.findall(r'^pan:\d+: (.*?)(?: \(at depth \d+\))?$', text, re.M)
+    res.violation = viols[-1] if viols else ''
     res.complete = 'State-vector' in text and not any(s in text for s in INCOMPLETE)
     return res
 

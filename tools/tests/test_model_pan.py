@@ -24,6 +24,11 @@ class PanReportTest(unittest.TestCase):
         self.assertEqual(res.violation, 'assertion violated ((nread+overrun)==committed)')
         self.assertFalse(res.ok)
 
+    def test_the_last_of_several_violations_is_the_trail(self) -> None:
+        text = ('pan:1: assertion violated (w<=2) (at depth 9)\n'
+                'pan:7: assertion violated (id>last_id) (at depth 5)\n')
+        self.assertEqual(mp.parse(text).violation, 'assertion violated (id>last_id)')
+
     def test_the_ltl_run_reports_its_states(self) -> None:
         res = mp.parse((DATA / 'pan_ltl.out').read_text())
         self.assertEqual(res.states, 707274)
