@@ -51,7 +51,7 @@ help:
 	@echo 'make scenarios-doc docs/scenarios.md from the last scenarios run'
 	@echo 'make profiles      list tools/profiles/'
 	@echo 'make model         SPIN on model/lrb.pml, exhaustive, the CI configurations (~2.5 min)'
-	@echo 'make model-deep    larger rings and depths (hours; docs/model.md has the figures)'
+	@echo 'make model-deep    larger rings and depths (minutes or more; figures in docs/model.md)'
 	@echo 'make model-trail M=NAME  refute a mutation and print its trail (M=all: every one)'
 	@echo 'make clean         remove build dirs and results/'
 	@echo 'make distclean     clean, plus the kernel tree and ccache'
