@@ -881,6 +881,7 @@ struct second_reader {
 	u32			seq;
 	unsigned int		len;
 	bool			empty;
+	struct completion	ready;
 	struct completion	done;
 	struct task_struct	*task;
 };
@@ -921,6 +922,7 @@ static int second_reader_fn(void *data)
 	if (sr->api == SECOND_ITERATE)
 		iter = lrb_read_start(b, cpu);
 	atomic_set_release(&sr->stage, SECOND_READY);
+	complete(&sr->ready);
 	if (!second_wait(sr, SECOND_GO)) {
 		sr->timed_out = true;
 		goto out;
@@ -1022,6 +1024,7 @@ static void sc_two_readers(struct kunit *test, enum second_reader_api api)
 	KUNIT_ASSERT_NOT_NULL(test, sr);
 	sr->sc = sc;
 	sr->api = api;
+	init_completion(&sr->ready);
 	init_completion(&sr->done);
 	sc->data = sr;
 
@@ -1033,7 +1036,9 @@ static void sc_two_readers(struct kunit *test, enum second_reader_api api)
 				      "lrb_design/%u");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sr->task);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, second_reader_stop, sr));
-	KUNIT_ASSERT_TRUE(test, second_wait(sr, SECOND_READY));
+	/* Sleeping: the second reader may wait for a grace period meanwhile */
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&sr->ready,
+							     nsecs_to_jiffies(SC_WAIT_NS)));
 
 	sc_add(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst 525-540",
 	       "the first reader swapped and holds the reader lock: the ring is half-swapped; the second reader comes in",

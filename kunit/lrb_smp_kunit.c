@@ -761,6 +761,39 @@ static void reader_push_count_behind_barrier(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, 0));
 }
 
+/*
+ * The writers push the head all the way round the ring while the reader is
+ * between its overrun read and its swap: the HEADER is back on the pointer
+ * it expects, and the swap succeeds. The head page was reset on the way
+ * (its version moved), so the reader counts the pushes again after its
+ * swap: the loss it reports with the page's first event is the whole lap.
+ */
+static void reader_swap_after_head_went_round(struct kunit *test)
+{
+	struct race_ctx *c = race_start(test, LRB_FL_OVERWRITE);
+	static const u32 rest[] = { 5, 6, 7 };
+	struct lrb_event *ev;
+	unsigned long lost;
+
+	race_setup_writes(c, BIG, 0, 4);
+	race_pause(c, READER, LRB_HOOK_READER_BEFORE_SWAP, 1, 1, 2,
+		   "the reader read the overrun and prepared its swap of head p1; paused",
+		   "p1 --> p2 --> p3 --> p4 -H->", "head=p1 rnext=p2 rflag=H overrun=0");
+	race_pause(c, READER, LRB_HOOK_READER_AFTER_SWAP, 1, 0, 0,
+		   "the writer pushed every page once: p4 -H-> p1 again, and the swap succeeded",
+		   "p4 --> p0 -H-> p2 --> p3 -->",
+		   "staleprev=p2:p1 tail=p4 overrun=4 pages_lost=4");
+	race_add_write(c, BIG, 4);
+	race_add_write(c, BIG, 5);
+	race_add_write(c, BIG, 6);
+	race_add_write(c, BIG, 7);
+	race_go(c, 1, 2);
+	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
+	race_finish(c);
+	race_expect_event(c, ev, BIG, 4, lost, 4);
+	race_read_rest(c, rest, bigs, 3);
+}
+
 /* ---- the iterator waits for the writers in flight ----------------------- */
 
 struct race_iter {
@@ -882,6 +915,7 @@ static struct kunit_case lrb_smp_cases[] = {
 	KUNIT_CASE(read_page_hands_over_what_the_writer_left),
 	KUNIT_CASE(read_page_copies_what_it_checked),
 	KUNIT_CASE(reader_push_count_behind_barrier),
+	KUNIT_CASE(reader_swap_after_head_went_round),
 	KUNIT_CASE(iterator_waits_for_writer_in_flight),
 	{}
 };

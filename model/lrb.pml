@@ -152,6 +152,8 @@ LRB_HOOK_##P: \
 
 /* A hook point of the reader: a label on its next step */
 #define RHOOK(P)	LRB_HOOK_##P: atomic { lrb_show(RD, P) }
+/* A reader hook point that draws nothing: a label on the step after it */
+#define RAT(P)		LRB_HOOK_##P:
 
 /* lrb_head_set(): cmpxchg of p's next pointer from pg|old to pg|new */
 inline head_set(p, pg, old, new, found)
@@ -567,7 +569,7 @@ end_read:
 get_page:
 		/* lrb_get_reader_page() */
 #ifndef M_KERNEL_ORDER
-		atomic { rp = rpage; cpg = commit };
+		RAT(READER_LOOK) atomic { rp = rpage; cpg = commit };
 		RHOOK(READER_PAGE);
 		size = cidx[rp];
 		if
@@ -576,7 +578,7 @@ get_page:
 		fi;
 #else
 		/* the kernel's order: the size, then where the commit is */
-		atomic { rp = rpage; size = cidx[rp] };
+		RAT(READER_LOOK) atomic { rp = rpage; size = cidx[rp] };
 		RHOOK(READER_PAGE);
 		if
 		:: read_pos < size -> goto got_page
@@ -611,7 +613,7 @@ get_page:
 			lrb_show(RD, reset_page)
 		};
 find_head:
-		quiet = wdone;
+		RAT(READER_FIND) quiet = wdone;
 		/* lrb_find_head(): from the page before the hint */
 		atomic { pg = prv[hint]; i = 0 };
 		do
@@ -693,7 +695,7 @@ swapped:
 		goto get_page;
 
 got_page:
-		if
+		RAT(READER_EVENTS) if
 		:: !whole ->
 			/* lrb_reader_peek(), lrb_reader_advance() */
 			atomic {

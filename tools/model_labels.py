@@ -9,8 +9,8 @@ from typing import List, Set, Tuple
 
 HEADER = 'include/linux/lockless_ring_buffer_test.h'
 MEMBER = re.compile(r'\b(LRB_HOOK_\w+)\b')
-# HOOK(P) and RHOOK(P) expand to the label LRB_HOOK_P
-LABEL = re.compile(r'\bR?HOOK\((\w+)\)')
+# HOOK(P), RHOOK(P) and RAT(P) expand to the label LRB_HOOK_P
+LABEL = re.compile(r'\b(?:R?HOOK|RAT)\((\w+)\)')
 
 
 def header_changes(patch: str) -> Tuple[Set[str], Set[str]]:

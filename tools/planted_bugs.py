@@ -156,6 +156,14 @@ SYNC_PLANTS: List[Plant] = [
           '\t    ((val & LRB_FLAG_MASK) && lrb_reader_pushing(cb))) {\n',
           '\tif ((val & LRB_FLAG_MASK) == LRB_PAGE_UPDATE) {\n',
           failed_case('reader_ignores_nested_header_under_update'), kernel_args=()),
+    Plant('swap_loss_not_rechecked',
+          "the reader does not count the pushes again when the head went round the ring "
+          "between its overrun read and its swap (the late loss report the model found)",
+          'default', 'x86_64', ['lrb_smp'],
+          '\tif (unlikely((local_read(&head->write) & LRB_VERSION_MASK) != version))\n'
+          '\t\toverwrite = lrb_reader_overrun(cb);\n',
+          '',
+          failed_case('reader_swap_after_head_went_round'), kernel_args=()),
     Plant('read_page_handover_no_rmb',
           "lrb_read_page() hands a page over with no read barrier between the commit page "
           "gone and the page's commit index",
