@@ -521,7 +521,7 @@ Rows = List[List[object]]
 
 def _impl_rows(run: Run, case: str) -> Rows:
     """(payload, value per impl) of a case's overwrite figures."""
-    rows = []
+    rows: Rows = []
     for key in run.keys((case,)):
         if key[2] == 'overwrite':
             figs = [run.figure(key, impl) for impl in IMPLS]
@@ -543,7 +543,7 @@ def chart_rows(run: Run) -> Tuple[Rows, Rows, Rows]:
                                           for n in nets])
     else:
         middle = _impl_rows(run, 'write_reader')
-    agg = []
+    agg: Rows = []
     for key in run.keys(('aggregate',)):
         figs = [run.figure(key, impl) for impl in IMPLS]
         agg.append([key[4]] + [f'{f.value / 1e6:.3f}' if f else 'NaN' for f in figs])
@@ -552,7 +552,7 @@ def chart_rows(run: Run) -> Tuple[Rows, Rows, Rows]:
 
 def _top(rows: Sequence[Sequence[object]]) -> float:
     """A y range top leaving room for the key above the data."""
-    values = [float(c) for row in rows for c in row[1:] if str(c) != 'NaN']
+    values = [float(str(c)) for row in rows for c in row[1:] if str(c) != 'NaN']
     return max(values, default=1.0) * 1.3 or 1.0
 
 

@@ -46,8 +46,10 @@ class Context:
                                version_fn=self.version_fn())
 
     def version_fn(self) -> Callable[[], str]:
-        fixed = self.env.get('LRB_PKG_VERSION')  # tests inject the dpkg answer
-        return (lambda: fixed) if fixed else tree.dpkg_version
+        fixed = self.env.get('LRB_PKG_VERSION') or ''  # tests inject the dpkg answer
+        if not fixed:
+            return tree.dpkg_version
+        return lambda: fixed
 
 
 # -- argument parsing ---------------------------------------------------------
@@ -171,7 +173,7 @@ def prepare(ctx: Context) -> tree.Prepared:
     what = 'series re-applied' if prep.applied else 'series unchanged'
     copied = f', {len(prep.kunit_written)} test files copied' if prep.kunit_written else ''
     removed = f', {len(prep.kunit_removed)} removed' if prep.kunit_removed else ''
-    say(f'  tree ready ({tree.PACKAGE} {prep.version}, {what}{copied}{removed})')
+    say(f'  tree ready ({paths.PACKAGE} {prep.version}, {what}{copied}{removed})')
     return prep
 
 

@@ -269,7 +269,9 @@ class QemuConfigTest(TempDirTest):
             text = (configs / name).read_text()
             self.assertIn('from ..qemu_config import QemuArchParams', text)
             self.assertIn("'-smp', '4'", text)
-            kconfigs[name] = re.search(r"kconfig='''(.*?)'''", text, re.S).group(1)
+            kconfig = re.search(r"kconfig='''(.*?)'''", text, re.S)
+            assert kconfig is not None, name
+            kconfigs[name] = kconfig.group(1)
             self.assertIn('CONFIG_SMP=y', kconfigs[name])
         self.assertEqual(kconfigs['arm64-lse.py'], kconfigs['arm64-llsc.py'])
         self.assertEqual(kconfigs['arm64-lse.py'], kconfigs['arm64-nopac.py'])
