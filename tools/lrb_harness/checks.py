@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Sequence
 
-from . import gitutil, kunitrun, kunitsync
+from . import gitutil, kunitrun, srcdirs
 from .profiles import Target
 from .tree import BASE_TAG
 
@@ -98,13 +98,16 @@ def compiler_diagnostics(output: str) -> List[str]:
 
 
 def w1_targets(tree: Path) -> List[str]:
-    objs = [n[:-2] + '.o' for n in series_sources(tree) if n.endswith('.c')]
-    return objs + [kunitsync.IN_TREE_DIR + '/']
+    """The series' objects, and the test directories whole (the objects
+    their Makefiles build depend on the configuration)."""
+    objs = [n[:-2] + '.o' for n in series_sources(tree)
+            if n.endswith('.c') and srcdirs.owner(n) is None]
+    return objs + [d.tree + '/' for d in srcdirs.SOURCE_DIRS]
 
 
 def w1(tree: Path, tgt: Target, build_dir: Path, jobs: int, say: Say,
        env: Dict[str, str]) -> CheckResult:
-    """Compile the series' objects and lib/lrb_kunit/ with W=1 in a sibling dir.
+    """Compile the series' objects and the test directories with W=1 in a sibling dir.
 
     A separate O= dir (<build dir>-w1, same .config and CC) keeps the main
     build's objects and command lines untouched, so the next kunit.py build

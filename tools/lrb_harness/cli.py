@@ -171,8 +171,8 @@ def prepare(ctx: Context) -> tree.Prepared:
     say(f'preparing tree {cfg.tree}')
     prep = tree.prepare(cfg)
     what = 'series re-applied' if prep.applied else 'series unchanged'
-    copied = f', {len(prep.kunit_written)} test files copied' if prep.kunit_written else ''
-    removed = f', {len(prep.kunit_removed)} removed' if prep.kunit_removed else ''
+    copied = f', {len(prep.copied)} test files copied' if prep.copied else ''
+    removed = f', {len(prep.uncopied)} removed' if prep.uncopied else ''
     say(f'  tree ready ({paths.PACKAGE} {prep.version}, {what}{copied}{removed})')
     return prep
 
@@ -554,8 +554,8 @@ def cmd_export(ctx: Context, _args: argparse.Namespace) -> int:
         plain(f'  wrote kernel-patch/{name}')
     for name in exported.removed:
         plain(f'  removed kernel-patch/{name}')
-    for rel in exported.kunit_changed:
-        plain(f'  copied back kunit/{rel}')
+    for rel in exported.copied_back:
+        plain(f'  copied back {rel}')
     return EXIT_OK
 
 
