@@ -1,4 +1,4 @@
-"""Style and warning checks: checkpatch, kernel-doc, W=1, the wrapper's tests."""
+"""Style and warning checks: checkpatch, kernel-doc, W=1, the wrapper's tests and types."""
 
 import os
 import re
@@ -17,6 +17,8 @@ Say = Callable[[str], None]
 CHECKPATCH_TOTAL = re.compile(r'total: (\d+) errors, (\d+) warnings, (\d+) checks')
 COMPILER_DIAG = re.compile(r'(^|\s)(warning|error): ')
 COMPILER_CONTEXT = re.compile(r'^\s*\d*\s*\|| note: |: In function |^In file included from ')
+MYPY_SUMMARY = re.compile(r'^(Success: no issues found in (\d+) source files?'
+                          r'|Found \d+ errors? in \d+ files? \(checked (\d+) source files?\))$')
 
 
 @dataclass
@@ -89,6 +91,33 @@ def unit_tests(repo: Path) -> CheckResult:
     if not result.ok:
         result.problems = lines[-80:]
     return result
+
+
+def mypy_command() -> List[str]:
+    """Debian's python3 runs mypy (python3-mypy installs a module, not a
+    command); _system_python_env() puts it first on PATH."""
+    return ['python3', '-m', 'mypy', '--config-file', 'mypy.ini']
+
+
+def mypy_result(returncode: int, output: str) -> CheckResult:
+    """mypy's verdict: its last line counts the files; anything but
+    `Success` (or no summary at all: mypy missing, a crash) fails."""
+    lines = output.rstrip().splitlines()
+    summary = MYPY_SUMMARY.match(lines[-1]) if lines else None
+    files = (summary.group(2) or summary.group(3)) if summary else '?'
+    result = CheckResult(f'mypy --strict ({files} files)', returncode == 0 and
+                         summary is not None and lines[-1].startswith('Success'))
+    if not result.ok:
+        result.problems = lines[-60:] or [f'mypy exited {returncode}']
+        if 'No module named mypy' in output:
+            result.problems.append('install python3-mypy: run `make deps`')
+    return result
+
+
+def mypy(repo: Path) -> CheckResult:
+    """mypy --strict on tools/, as mypy.ini says."""
+    proc = _run(mypy_command(), repo)
+    return mypy_result(proc.returncode, proc.stdout + proc.stderr)
 
 
 def compiler_diagnostics(output: str) -> List[str]:
