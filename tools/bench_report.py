@@ -396,7 +396,7 @@ def arch_section(run: Run, env: Env) -> List[str]:
 INTRO = """# Benchmark: lrb, the kernel's tracing ring buffer and a locked baseline
 
 Written by `tools/bench_report.py` from the logs of the `lrb_bench` KUnit suite
-(`kunit/lrb_bench_*.c`); do not edit by hand, edit `tools/bench_report.py`.
+(`bench/lrb_bench_*.c`); do not edit by hand, edit `tools/bench_report.py`.
 
 Command: `{command}`
 
@@ -408,7 +408,7 @@ between implementations measured in the same boot mean something.**
   test hooks.
 - `kernel`: the tracing ring buffer (`kernel/trace/ring_buffer.c`,
   `ring_buffer_lock_reserve()` / `ring_buffer_unlock_commit()`).
-- `locked`: `kunit/lrb_bench_locked.c`, the same page ring (sub-buffer
+- `locked`: `bench/lrb_bench_locked.c`, the same page ring (sub-buffer
   format, reader page swapped with the oldest page, same event headers and
   time deltas) with every write holding a per-CPU raw spinlock with
   interrupts off from reserve to commit, and the reader taking the same lock.

@@ -219,7 +219,7 @@ def run_targets(ctx: Context, prep: tree.Prepared, targets: List[Target], profil
     if not (ctx.repo / '.kunitconfig').is_file():
         raise HarnessError(f'{ctx.repo / ".kunitconfig"} is missing: it enables the suites')
     out_dir = results_dir(ctx.repo, profile.name)
-    source_suites = suites.find_suites(ctx.repo / 'kunit')
+    source_suites = suites.repo_suites(ctx.repo)
     env = kunitrun.kunit_env(paths.ccache_dir(ctx.env), ctx.env)
     boots: List[results.BootResult] = []
     built: List[str] = []
@@ -560,7 +560,7 @@ def cmd_export(ctx: Context, _args: argparse.Namespace) -> int:
 
 
 def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
-    found = suites.find_suites(ctx.repo / 'kunit')
+    found = suites.repo_suites(ctx.repo)
     lines = suites.format_list(found, args.globs)
     if not lines:
         plain('no suites found in kunit/' + (f' matching {" ".join(args.globs)}'
