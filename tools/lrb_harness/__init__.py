@@ -13,6 +13,7 @@ One module per job:
   logscan    crash/warning/sanitizer/QEMU-error detection in kernel logs
   kunitrun   invoking the tree's kunit.py with a watchdog
   report     tables and the closing counts line
-  checks     checkpatch, kernel-doc and the W=1 build
+  checks     checkpatch, kernel-doc, mypy, the copies' check and the W=1 build
+  sparse     sparse on the series' objects and the test directories
   cli        argument parsing and subcommands
 """

@@ -11,7 +11,7 @@ from typing import Callable, Dict, List, Sequence
 
 from . import gitutil, kunitrun, srcdirs
 from .profiles import Target
-from .tree import BASE_TAG
+from .tree import BASE_TAG, TreeConfig, stale_copies
 
 Say = Callable[[str], None]
 CHECKPATCH_TOTAL = re.compile(r'total: (\d+) errors, (\d+) warnings, (\d+) checks')
@@ -90,6 +90,16 @@ def unit_tests(repo: Path) -> CheckResult:
     result = CheckResult('wrapper unit tests (' + ', '.join(summary) + ')', proc.returncode == 0)
     if not result.ok:
         result.problems = lines[-80:]
+    return result
+
+
+def copies_match(cfg: TreeConfig) -> CheckResult:
+    """kunit/ and bench/ against their patches in the series (after the
+    tree step): any difference means `make export` was not run."""
+    stale = stale_copies(cfg)
+    result = CheckResult('kunit/ and bench/ = their patches in kernel-patch/', not stale)
+    if stale:
+        result.problems = stale + ['run `make export` to write them into the series']
     return result
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
 
-from . import checks, kunitrun, paths, report, results, suites, tree
+from . import checks, kunitrun, paths, report, results, sparse, srcdirs, suites, tree
 from .errors import HarnessError
 from .profiles import (ARCH_GROUPS, DEFAULT_PROFILE, Profile, Target, VALID_ARCHES,
                        load_profile, parse_arches, profile_names)
@@ -104,7 +104,8 @@ def build_parser() -> Parser:
     sub.add_parser('export', help='write the tree commits back to kernel-patch/ '
                                   '(and edited tests to kunit/)')
     sub.add_parser('status', help='report unexported work in the kernel tree, change nothing')
-    sub.add_parser('check', help='checkpatch, kernel-doc and the wrapper unit tests')
+    sub.add_parser('check', help='checkpatch, kernel-doc, kunit/ and bench/ against their '
+                   'patches, mypy, the wrapper unit tests, sparse')
     w1 = sub.add_parser('w1', help='compile the series objects with W=1, fail on warnings')
     arch_opts(w1)
     test = sub.add_parser('test', help='check, run every target, W=1, kbuffer-check and the '
@@ -317,22 +318,25 @@ def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
 
 def run_checks(ctx: Context, prep: tree.Prepared) -> List[checks.CheckResult]:
     say('check: checkpatch --strict on kernel-patch/, checkpatch -f and kernel-doc on the '
-        'sources, wrapper unit tests')
+        'sources, kunit/ and bench/ against their patches, mypy, wrapper unit tests, sparse')
     patch_dir = ctx.repo / 'kernel-patch'
     patch_files = [p.path for p in tree.read_series(patch_dir)]
     patch_files += sorted(p for p in patch_dir.glob('*.patch') if p not in patch_files)
-    kunit_dir = ctx.repo / 'kunit'
-    kunit_sources = sorted(p for p in kunit_dir.rglob('*') if p.suffix in ('.c', '.h'))
-    doc_files = [prep.tree / n for n in checks.series_sources(prep.tree)]
-    doc_files += [p for p in kunit_sources if p.suffix == '.c']
+    dir_sources = sorted(p for sdir in srcdirs.SOURCE_DIRS for p in sdir.src(ctx.repo).rglob('*')
+                         if p.suffix in ('.c', '.h'))
+    doc_files = [prep.tree / n for n in checks.series_sources(prep.tree)
+                 if srcdirs.owner(n) is None]  # the copies are checked in the repository
+    doc_files += [p for p in dir_sources if p.suffix == '.c']
     found = [checks.checkpatch(prep.tree, patch_files, as_files=False),
-             checks.checkpatch(prep.tree, kunit_sources, as_files=True),
+             checks.checkpatch(prep.tree, dir_sources, as_files=True),
              checks.kernel_doc(prep.tree, doc_files),
+             checks.copies_match(ctx.tree_config()),
+             checks.mypy(ctx.repo),
              checks.unit_tests(ctx.repo)]
     found[0].name += f' ({len(patch_files)} patches)'
-    found[1].name += f' ({len(kunit_sources)} files)'
+    found[1].name += f' ({len(dir_sources)} files)'
     found[2].name += f' ({len(doc_files)} files)'
-    return found
+    return found + sparse.check_arches(ctx.repo, prep.tree, ctx.env, say)
 
 
 def print_checks(found: List[checks.CheckResult]) -> None:
