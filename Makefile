@@ -10,6 +10,8 @@
 #   S=CASE          lrb_design case for `make scenario`
 #   JOBS=N          make --jobs for the kernel build (default: number of CPUs)
 #   KERNEL_ARGS=..  extra kernel arguments for `make run`, e.g. lrb_kunit.lrb_stress_ms=60000
+#   DIR=DIR         where `make series` writes the series (default: results/series)
+#   NOBUILD=1       `make series` without the git am onto the base and the build
 
 PYTHON   ?= python3
 WRAPPER  := $(PYTHON) tools/kunit-wrapper.py
@@ -24,14 +26,18 @@ JOBS_OPT    = $(if $(JOBS),--jobs $(JOBS))
 RUN_OPTS    = $(PROFILE_OPT) $(JOBS_OPT)
 
 .PHONY: help deps deps-check tree prepare status export list test test-quick test-sanitizers \
-	test-x86_64 test-arm64 run bench planted-bugs check w1 unit-tests scenarios scenario scenarios-doc profiles \
+	test-x86_64 test-arm64 run bench planted-bugs check w1 unit-tests mypy series scenarios scenario \
+	scenarios-doc profiles \
 	clean distclean
 
 help:
 	@echo 'make deps          install the missing Debian packages (sudo when not root)'
 	@echo 'make tree          unpack + patch the kernel tree, copy kunit/ into it'
 	@echo 'make status        show unexported work in the kernel tree'
-	@echo 'make export        write the tree commits back to kernel-patch/ (+ edited tests)'
+	@echo 'make export        write the tree commits back to kernel-patch/, the patches of'
+	@echo '                   kunit/ and bench/ from those directories (+ edited tests)'
+	@echo 'make series        the series for a mailing list in results/series/ (DIR=): cover'
+	@echo '                   letter with the last make test, checkpatch, git am + build'
 	@echo 'make list          suites and cases, read from kunit/'
 	@echo 'make test          check, all targets (x86_64, arm64-lse, arm64-llsc), W=1,'
 	@echo '                   kbuffer-check, kcsan+lockdep on x86_64 and kcsan on arm64'
@@ -43,15 +49,17 @@ help:
 	@echo 'make bench         lrb_bench on x86_64, arm64-lse, arm64-nopac, x86_64-icount,'
 	@echo '                   arm64-icount: docs/bench.md, docs/bench.png'
 	@echo 'make planted-bugs  plant a bug per sanitizer (NAMES=), check its profile catches it'
-	@echo 'make check         checkpatch --strict, kernel-doc, wrapper unit tests'
-	@echo 'make w1            W=1 build of the series objects and lib/lrb_kunit/'
+	@echo 'make check         checkpatch --strict, kernel-doc, kunit/ and bench/ against'
+	@echo '                   their patches, mypy --strict, unit tests, sparse (x86_64, arm64)'
+	@echo 'make w1            W=1 build of the series objects, lib/lrb_kunit/, lib/lrb_bench/'
+	@echo 'make mypy          mypy --strict on tools/ (mypy.ini)'
 	@echo 'make scenarios     lrb_design suite with its diagrams (x86_64; ARCH= overrides)'
 	@echo 'make scenario S=X  one lrb_design case'
 	@echo 'make scenarios-doc docs/scenarios.md from the last scenarios run'
 	@echo 'make profiles      list tools/profiles/'
 	@echo 'make clean         remove build dirs and results/'
 	@echo 'make distclean     clean, plus the kernel tree and ccache'
-	@echo 'variables: KERNEL_SRC= FORCE=1 ARCH= PROFILE= GLOB= S= JOBS='
+	@echo 'variables: KERNEL_SRC= FORCE=1 ARCH= PROFILE= GLOB= S= JOBS= DIR= NOBUILD=1'
 
 deps:
 	@$(DEPS) install
@@ -103,6 +111,13 @@ bench: deps-check
 
 unit-tests:
 	@$(PYTHON) -m unittest discover -s tools/tests -t tools
+
+# Debian's python3 has python3-mypy; a python3 of one's own may not.
+mypy:
+	@PATH=/usr/bin:$$PATH python3 -m mypy --config-file mypy.ini
+
+series: deps-check
+	@$(WRAPPER) series $(if $(DIR),--dir $(DIR)) $(if $(NOBUILD),--no-build) $(JOBS_OPT)
 
 w1: deps-check
 	@$(WRAPPER) w1 $(ARCH_OPT) $(RUN_OPTS)

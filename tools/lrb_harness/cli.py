@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
 
-from . import checks, kunitrun, paths, report, results, sparse, srcdirs, suites, tree
+from . import (checks, kunitrun, paths, report, results, series, sparse, srcdirs, suites,
+               testrecord, tree)
 from .errors import HarnessError
 from .profiles import (ARCH_GROUPS, DEFAULT_PROFILE, Profile, Target, VALID_ARCHES,
                        load_profile, parse_arches, profile_names)
@@ -131,6 +132,13 @@ def build_parser() -> Parser:
     bench.add_argument('--out', help='the markdown page to write (default: docs/bench.md, or '
                        'bench.md beside the logs when --arch picks some targets)')
     bench.add_argument('--png', help='the chart to write (default: beside --out, bench.png)')
+    ser = sub.add_parser('series', help='the series for a mailing list: format-patch with a '
+                         'cover letter, subjects, checkpatch, git am onto the base and a build')
+    ser.add_argument('--dir', help='where to write it (default: results/series)')
+    ser.add_argument('--no-build', action='store_true',
+                     help='skip the git am onto the base and the build')
+    ser.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)),
+                     help='make --jobs for the build')
     sub.add_parser('profiles', help='list the profiles and their metadata')
     deps = sub.add_parser('deps', help='check (default) or install the Debian packages')
     deps.add_argument('mode', nargs='?', default='check', choices=['check', 'install'])
@@ -437,8 +445,21 @@ def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
     passed, failed, skipped = totals(boots)
     bad_steps = sum(not r.ok for r in found + w1_found)
     ok = targets_ok(res.boots, targets) and all(b.ok for b in boots) and not bad_steps
+    record_test(ctx, prep, profile, [res] + extra, found + w1_found, step_times, start)
     plain(report.closing_line(passed, failed + bad_steps, skipped))
     return EXIT_OK if ok else EXIT_FAIL
+
+
+def record_test(ctx: Context, prep: tree.Prepared, profile: Profile, runs: List[RunResult],
+                found: List[checks.CheckResult], step_times: Dict[str, float],
+                start: float) -> None:
+    """The whole run into results/latest/summary.json (testrecord.py)."""
+    names = [profile.name] + [name for name, _arch in CI_SANITIZER_PASSES]
+    passes = [testrecord.Pass(name, run.out_dir, run.boots) for name, run in zip(names, runs)]
+    test = testrecord.section(passes, found, step_times, time.monotonic() - start,
+                              f'{paths.PACKAGE} {prep.version}',
+                              testrecord.repo_commit(ctx.repo))
+    plain(f'make test recorded in {testrecord.write(passes, test)}')
 
 
 def cmd_sanitizers(ctx: Context, args: argparse.Namespace) -> int:
@@ -575,6 +596,17 @@ def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_series(ctx: Context, args: argparse.Namespace) -> int:
+    prep = prepare(ctx)
+    cfg = series.config(ctx.repo, prep.tree, prep.version, args.dir, not args.no_build,
+                        args.jobs, ctx.env, say)
+    found = series.make_series(cfg)
+    print_checks(found)
+    bad = sum(not r.ok for r in found)
+    plain(f'series: {cfg.out}: ' + ('ready' if not bad else f'{bad} of {len(found)} checks FAILED'))
+    return EXIT_OK if not bad else EXIT_FAIL
+
+
 def cmd_profiles(ctx: Context, _args: argparse.Namespace) -> int:
     for name in profile_names(ctx.profile_dir):
         prof = load_profile(ctx.profile_dir, name)
@@ -596,7 +628,7 @@ def cmd_deps(ctx: Context, args: argparse.Namespace) -> int:
 COMMANDS: Dict[str, Callable[[Context, argparse.Namespace], int]] = {
     'prepare': cmd_prepare, 'run': cmd_run, 'list': cmd_list, 'export': cmd_export,
     'check': cmd_check, 'w1': cmd_w1, 'test': cmd_test, 'profiles': cmd_profiles,
-    'sanitizers': cmd_sanitizers, 'bench': cmd_bench,
+    'sanitizers': cmd_sanitizers, 'bench': cmd_bench, 'series': cmd_series,
     'deps': cmd_deps, 'status': cmd_status,
 }
 

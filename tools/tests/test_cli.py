@@ -309,6 +309,9 @@ class MakefileTest(TempDirTest):
         out = self.dry_run('scenarios', 'ARCH=arm64')
         self.assertIn('run --arch arm64 --show-log lrb_design', out)
         self.assertIn('deps.sh check', self.dry_run('check'))
+        out = self.dry_run('series', 'DIR=/tmp/out', 'NOBUILD=1', 'JOBS=3')
+        self.assertIn('kunit-wrapper.py series --dir /tmp/out --no-build --jobs 3', out)
+        self.assertIn('python3 -m mypy --config-file mypy.ini', self.dry_run('mypy'))
 
     def test_ci_script_parses(self) -> None:
         import subprocess
