@@ -144,7 +144,7 @@ distclean: clean
 	     ! $(WRAPPER) status; then \
 		echo 'distclean: the tree has work in it: make export first, or FORCE=1'; exit 2; \
 	else \
-		echo "rm -rf $(CACHE)/linux-source-6.12 $(CACHE)/ccache"; \
-		rm -rf '$(CACHE)/linux-source-6.12' '$(CACHE)/ccache'; \
+		echo "rm -rf $(CACHE)/linux-source-6.12 $(CACHE)/series-check $(CACHE)/ccache"; \
+		rm -rf '$(CACHE)/linux-source-6.12' '$(CACHE)/series-check' '$(CACHE)/ccache'; \
 	fi
 	rmdir '$(CACHE)' 2>/dev/null || true
