@@ -445,20 +445,21 @@ def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
     passed, failed, skipped = totals(boots)
     bad_steps = sum(not r.ok for r in found + w1_found)
     ok = targets_ok(res.boots, targets) and all(b.ok for b in boots) and not bad_steps
-    record_test(ctx, prep, profile, [res] + extra, found + w1_found, step_times, start)
+    record_test(ctx, prep, profile, [res] + extra, found + w1_found, step_times, start,
+                'make test-quick' if args.no_sanitizers else 'make test')
     plain(report.closing_line(passed, failed + bad_steps, skipped))
     return EXIT_OK if ok else EXIT_FAIL
 
 
 def record_test(ctx: Context, prep: tree.Prepared, profile: Profile, runs: List[RunResult],
                 found: List[checks.CheckResult], step_times: Dict[str, float],
-                start: float) -> None:
+                start: float, command: str) -> None:
     """The whole run into results/latest/summary.json (testrecord.py)."""
     names = [profile.name] + [name for name, _arch in CI_SANITIZER_PASSES]
     passes = [testrecord.Pass(name, run.out_dir, run.boots) for name, run in zip(names, runs)]
     test = testrecord.section(passes, found, step_times, time.monotonic() - start,
                               f'{paths.PACKAGE} {prep.version}',
-                              testrecord.repo_commit(ctx.repo))
+                              testrecord.repo_commit(ctx.repo), command)
     plain(f'make test recorded in {testrecord.write(passes, test)}')
 
 

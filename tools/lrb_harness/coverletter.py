@@ -7,12 +7,14 @@ figures of the last `make test` (results/latest/summary.json), the options
 that run the suites (.kunitconfig) and scripts/get_maintainer.pl's answer.
 """
 
+import textwrap
 from typing import Dict, List, Sequence, Tuple
 
 from .errors import HarnessError
 
 MARKERS = ('@KERNEL@', '@RESULTS@', '@KUNITCONFIG@', '@MAINTAINERS@')
 INDENT = '  '
+WIDTH = 72
 Summary = Dict[str, object]
 
 
@@ -95,9 +97,11 @@ def results_lines(summary: Summary, where: str) -> List[str]:
     test = summary.get('test')
     boots = _dicts(summary, 'boots')
     if isinstance(test, dict):
-        lines = [f'make test of {_str(test, "date")[:10]} (repository '
-                 f'{_str(test, "repo_commit") or "?"}, {_str(test, "kernel")}): '
-                 f'{counts(test)} in {duration(_int(test, "elapsed_s"))}.', '']
+        lines = textwrap.wrap(f'{_str(test, "command") or "make test"} of '
+                              f'{_str(test, "date")[:10]} (repository '
+                              f'{_str(test, "repo_commit") or "?"}, {_str(test, "kernel")}): '
+                              f'{counts(test)} in {duration(_int(test, "elapsed_s"))}.',
+                              WIDTH) + ['']
         lines += boots_table(_dicts(test, 'passes'))
         checks = _dicts(test, 'checks')
         clean = sum(c.get('ok') is True for c in checks)

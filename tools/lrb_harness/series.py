@@ -51,13 +51,17 @@ class SeriesConfig:
 
 
 def format_patches(tree: Path, head: str, out: Path) -> List[Path]:
-    """The cover letter and the patches, numbered; earlier ones removed."""
+    """The cover letter and the patches, numbered; earlier ones removed.
+    The cover letter is from the first patch's author (git takes the
+    committer's identity, the harness's own)."""
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob(PATCH_NAME):
         old.unlink()
-    gitutil.run(tree, ['format-patch', '--cover-letter', '--numbered', '--no-signature',
-                       '--zero-commit', '--subject-prefix=PATCH', '-q', '-o', str(out),
-                       f'{BASE_TAG}..{head}'])
+    first = gitutil.lines(tree, ['rev-list', '--reverse', f'{BASE_TAG}..{head}'])[0]
+    name, email = gitutil.out(tree, ['log', '-1', '--format=%an%x00%ae', first]).split('\0')
+    gitutil.run(tree, ['-c', f'user.name={name}', '-c', f'user.email={email}', 'format-patch',
+                       '--cover-letter', '--numbered', '--no-signature', '--zero-commit',
+                       '--subject-prefix=PATCH', '-q', '-o', str(out), f'{BASE_TAG}..{head}'])
     return sorted(out.glob(PATCH_NAME))
 
 

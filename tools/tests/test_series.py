@@ -24,7 +24,7 @@ Options:
 
 @KUNITCONFIG@
 
-For @KERNEL@.
+Base: @KERNEL@.
 
 @MAINTAINERS@
 '''
@@ -78,8 +78,9 @@ class CoverLetterTest(TempDirTest):
         summary = testrecord.read(recorded(self.tmp / 'results'))
         text = '\n'.join(coverletter.results_lines(summary, 'x'))
         self.assertIn('make test of ', text)
-        self.assertIn('(repository abc123def456, linux-source-6.12 6.12.118-1~deb12u1): '
-                      '7 passed, 1 failed, 2 skipped in 27 min 3 s.', text)
+        self.assertIn('(repository abc123def456, linux-source-6.12\n'
+                      '6.12.118-1~deb12u1): 7 passed, 1 failed, 2 skipped in 27 min 3 s.', text)
+        self.assertLessEqual(max(len(line) for line in text.splitlines()[:2]), 72)
         self.assertIn('  default  x86_64          3       0        0     4  lock cmpxchg', text)
         self.assertIn('  kcsan    arm64-lse       2       0        1     4  LSE', text)
         self.assertIn('Harness checks (2 of 3 clean):\n\n'
@@ -107,7 +108,7 @@ class CoverLetterTest(TempDirTest):
         self.assertTrue(body.startswith('About it.\n\n  figures\n'))
         self.assertIn('  CONFIG_KUNIT=y\n  CONFIG_SMP=y\n', body)
         self.assertNotIn('comment', body)
-        self.assertIn('For Linux 6.12.118.', body)
+        self.assertIn('Base: Linux 6.12.118.', body)
         git_letter = 'Subject: [PATCH 0/2] *** SUBJECT HERE ***\n\n*** BLURB HERE ***\n\nA (1):\n'
         letter = coverletter.into_git_letter(git_letter, subject, body)
         self.assertTrue(letter.startswith('Subject: [PATCH 0/2] lib: add a thing\n\nAbout it.'))
@@ -168,7 +169,9 @@ class SeriesTreeTest(TreeTestBase):
         self.assertIn('Subject: [PATCH 0/3] lib: add a thing', letter)
         self.assertIn('7 passed, 1 failed, 2 skipped in 27 min 3 s', letter)
         self.assertIn('  CONFIG_KUNIT=y', letter)
-        self.assertIn("For Linux 6.12.118 (Debian's linux-source-6.12 6.12.99-1~test).", letter)
+        self.assertIn("Base: Linux 6.12.118 (Debian's linux-source-6.12 6.12.99-1~test).",
+                      letter)
+        self.assertTrue(letter.split('\n')[1].startswith('From: Test Dev <dev@example.com>'))
         self.assertIn('  Ring Keeper <rk@example.org> (maintainer:LOCKLESS RING BUFFER', letter)
         self.assertIn('lib: add the suites', letter)  # git's shortlog stays
         self.assertIn('Subject: [PATCH 3/3] lib: add the suites', files[3].read_text())
