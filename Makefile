@@ -12,6 +12,7 @@
 #   KERNEL_ARGS=..  extra kernel arguments for `make run`, e.g. lrb_kunit.lrb_stress_ms=60000
 #   DIR=DIR         where `make series` writes the series (default: results/series)
 #   NOBUILD=1       `make series` without the git am onto the base and the build
+#   M=NAME          mutation of model/lrb.pml for `make model-trail`
 
 PYTHON   ?= python3
 WRAPPER  := $(PYTHON) tools/kunit-wrapper.py
@@ -27,8 +28,7 @@ RUN_OPTS    = $(PROFILE_OPT) $(JOBS_OPT)
 
 .PHONY: help deps deps-check tree prepare status export list test test-quick test-sanitizers \
 	test-x86_64 test-arm64 run bench planted-bugs check w1 unit-tests mypy series scenarios scenario \
-	scenarios-doc profiles \
-	clean distclean
+	scenarios-doc profiles model model-deep model-trail clean distclean
 
 help:
 	@echo 'make deps          install the missing Debian packages (sudo when not root)'
@@ -57,9 +57,12 @@ help:
 	@echo 'make scenario S=X  one lrb_design case'
 	@echo 'make scenarios-doc docs/scenarios.md from the last scenarios run'
 	@echo 'make profiles      list tools/profiles/'
+	@echo 'make model         SPIN on model/lrb.pml, exhaustive, the CI configurations (~2.5 min)'
+	@echo 'make model-deep    larger rings and depths (minutes or more; figures in docs/model.md)'
+	@echo 'make model-trail M=NAME  refute a mutation and print its trail (M=all: every one)'
 	@echo 'make clean         remove build dirs and results/'
 	@echo 'make distclean     clean, plus the kernel tree and ccache'
-	@echo 'variables: KERNEL_SRC= FORCE=1 ARCH= PROFILE= GLOB= S= JOBS= DIR= NOBUILD=1'
+	@echo 'variables: KERNEL_SRC= FORCE=1 ARCH= PROFILE= GLOB= S= JOBS= M= DIR= NOBUILD=1'
 
 deps:
 	@$(DEPS) install
@@ -131,6 +134,16 @@ scenarios-doc:
 scenario: deps-check
 	@test -n "$(S)" || { echo 'usage: make scenario S=<lrb_design case>'; exit 2; }
 	@$(WRAPPER) run --arch $(or $(ARCH),x86_64) --show-log $(RUN_OPTS) 'lrb_design.$(S)'
+
+model:
+	@$(PYTHON) tools/model.py run
+
+model-deep:
+	@$(PYTHON) tools/model.py run --deep
+
+model-trail:
+	@test -n "$(M)" || { echo 'usage: make model-trail M=<mutation> (M=all: every one)'; exit 2; }
+	@$(PYTHON) tools/model.py trail $(if $(filter all,$(M)),--all,$(M))
 
 clean:
 	rm -rf results/ '$(CACHE)/build'

@@ -24,15 +24,15 @@
 /*
  * Stay on one CPU while writing and reading it, sleeping allowed. The test
  * thread is also pinned to its CPU for the whole test (lrb_api_tb()), so
- * that every lrb_pin() of a test returns the same CPU, even with preemption.
+ * that every api_pin() of a test returns the same CPU, even with preemption.
  */
-static int lrb_pin(void)
+static int api_pin(void)
 {
 	migrate_disable();
 	return smp_processor_id();
 }
 
-static void lrb_unpin(void)
+static void api_unpin(void)
 {
 	migrate_enable();
 }
@@ -206,7 +206,7 @@ static void reserve_bad_length_changes_nothing(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, before);
 	KUNIT_ASSERT_NOT_NULL(test, after);
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	KUNIT_EXPECT_EQ(test, 0, lrb_tb_write(tb, 16));
 	KUNIT_EXPECT_EQ(test, 0, lrb_snapshot(tb->b, cpu, before));
 	KUNIT_EXPECT_NULL(test, lrb_lock_reserve(tb->b, 0));
@@ -215,7 +215,7 @@ static void reserve_bad_length_changes_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, 0, before), -EINVAL);
 	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, MAXP + 1, before), -EINVAL);
 	KUNIT_EXPECT_EQ(test, 0, lrb_snapshot(tb->b, cpu, after));
-	lrb_unpin();
+	api_unpin();
 
 	KUNIT_EXPECT_EQ(test, lrb_max_payload(), (unsigned int)MAXP);
 	KUNIT_EXPECT_EQ(test, 0, memcmp(before, after, sizeof(*before)));
@@ -253,7 +253,7 @@ static void write_read_payload_sizes(struct kunit *test)
 	unsigned int n = 3;
 	int cpu;
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_write_n(test, tb, n, p->len);
 	KUNIT_EXPECT_EQ(test, lrb_entries_cpu(tb->b, cpu), (unsigned long)n);
 	KUNIT_EXPECT_FALSE(test, lrb_empty_cpu(tb->b, cpu));
@@ -262,7 +262,7 @@ static void write_read_payload_sizes(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ev);
 	KUNIT_EXPECT_EQ(test, lrb_read_events_cpu(tb->b, cpu), (unsigned long)n);
 	KUNIT_EXPECT_TRUE(test, lrb_empty_cpu(tb->b, cpu));
-	lrb_unpin();
+	api_unpin();
 }
 
 static void max_payload_needs_page_start(struct kunit *test)
@@ -275,7 +275,7 @@ static void max_payload_needs_page_start(struct kunit *test)
 
 	snap = kunit_kzalloc(test, sizeof(*snap), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, snap);
-	cpu = lrb_pin();
+	cpu = api_pin();
 	/* A small event first: the largest one no longer fits on page 1 */
 	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 4));
 	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, MAXP));
@@ -296,7 +296,7 @@ static void max_payload_needs_page_start(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrb_event_length(ev), (unsigned int)MAXP);
 	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev), MAXP,
 						     1));
-	lrb_unpin();
+	api_unpin();
 }
 
 static void page_end_padding(struct kunit *test)
@@ -308,7 +308,7 @@ static void page_end_padding(struct kunit *test)
 
 	snap = kunit_kzalloc(test, sizeof(*snap), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, snap);
-	cpu = lrb_pin();
+	cpu = api_pin();
 
 	/* 104-byte events leave a gap of at least 8: a padding event */
 	lrb_write_n(test, tb, per_page + 1, 100);
@@ -338,7 +338,7 @@ static void page_end_padding(struct kunit *test)
 	lrb_expect_read(test, tb, cpu, 0, per_page + 1, 100);
 	lrb_expect_read(test, tb, cpu, per_page + 1, 1, 8);
 	lrb_expect_read(test, tb, cpu, per_page + 2, small + 1, 4);
-	lrb_unpin();
+	api_unpin();
 }
 
 static void peek_then_consume_same_event(struct kunit *test)
@@ -349,7 +349,7 @@ static void peek_then_consume_same_event(struct kunit *test)
 	u64 ts_a, ts_b;
 	int cpu;
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	KUNIT_EXPECT_NULL(test, lrb_peek(tb->b, cpu, &ts_a, &lost_a));
 	lrb_write_n(test, tb, 2, 32);
 	a = lrb_peek(tb->b, cpu, &ts_a, &lost_a);
@@ -364,7 +364,7 @@ static void peek_then_consume_same_event(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_EXPECT_EQ(test, lrb_kunit_payload_seq(lrb_event_data(b)), 1U);
 	KUNIT_EXPECT_EQ(test, lrb_read_events_cpu(tb->b, cpu), 1UL);
-	lrb_unpin();
+	api_unpin();
 }
 
 static void write_return_codes(struct kunit *test)
@@ -375,7 +375,7 @@ static void write_return_codes(struct kunit *test)
 	int cpu, i, ret = 0;
 
 	tb->counted = false;
-	cpu = lrb_pin();
+	cpu = api_pin();
 	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, sizeof(data), data), 0);
 	ev = lrb_consume(tb->b, cpu, NULL, NULL);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
@@ -389,7 +389,7 @@ static void write_return_codes(struct kunit *test)
 		ret = lrb_write(tb->b, sizeof(data), data);
 	KUNIT_EXPECT_EQ(test, ret, -ENOSPC);
 	KUNIT_EXPECT_EQ(test, lrb_dropped_cpu(tb->b, cpu), 1UL);
-	lrb_unpin();
+	api_unpin();
 }
 
 static void commit_misuse(struct kunit *test)
@@ -403,7 +403,7 @@ static void commit_misuse(struct kunit *test)
 	after = kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, before);
 	KUNIT_ASSERT_NOT_NULL(test, after);
-	cpu = lrb_pin();
+	cpu = api_pin();
 	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 8));
 	ev = lrb_peek(tb->b, cpu, NULL, NULL);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
@@ -412,7 +412,7 @@ static void commit_misuse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrb_unlock_commit(tb->b, ev), -EINVAL);
 	KUNIT_EXPECT_EQ(test, lrb_unlock_commit(tb->b, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, 0, lrb_snapshot(tb->b, cpu, after));
-	lrb_unpin();
+	api_unpin();
 	KUNIT_EXPECT_EQ(test, 0, memcmp(before, after, sizeof(*before)));
 }
 
@@ -425,7 +425,7 @@ static void producer_consumer_full_drops(struct kunit *test)
 	struct lrb_stats st;
 	int cpu;
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	for (i = 0; i < 3 * per_page; i++)
 		if (!lrb_tb_write(tb, 100))
 			n++;
@@ -445,7 +445,7 @@ static void producer_consumer_full_drops(struct kunit *test)
 			n++;
 	KUNIT_EXPECT_EQ(test, n, per_page);
 	lrb_expect_read(test, tb, cpu, per_page, 2 * per_page, 100);
-	lrb_unpin();
+	api_unpin();
 }
 
 static void overwrite_full_counts_overrun_and_lost(struct kunit *test)
@@ -458,7 +458,7 @@ static void overwrite_full_counts_overrun_and_lost(struct kunit *test)
 	u32 seq, expect;
 	int cpu;
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_write_n(test, tb, total, 100);
 	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
 	KUNIT_EXPECT_EQ(test, st.dropped, 0UL);
@@ -503,7 +503,7 @@ static void overwrite_full_counts_overrun_and_lost(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, expect, total + 1 + 4 * per_page);
 	KUNIT_EXPECT_EQ(test, first_lost, st.overrun);
-	lrb_unpin();
+	api_unpin();
 }
 
 /* ---- time --------------------------------------------------------------- */
@@ -523,7 +523,7 @@ static void time_extend_with_injected_clock(struct kunit *test)
 	int cpu;
 
 	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
-	cpu = lrb_pin();
+	cpu = api_pin();
 	for (i = 0; i < ARRAY_SIZE(steps); i++) {
 		t += steps[i];
 		expect[i] = t;
@@ -563,7 +563,7 @@ static void time_extend_with_injected_clock(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, ev);
 		KUNIT_EXPECT_EQ_MSG(test, ts, expect[i], "event %u", i);
 	}
-	lrb_unpin();
+	api_unpin();
 	lrb_set_clock(tb->b, NULL);
 }
 
@@ -577,7 +577,7 @@ static void clock_going_backwards_is_clamped(struct kunit *test)
 	int cpu;
 
 	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
-	cpu = lrb_pin();
+	cpu = api_pin();
 	for (i = 0; i < ARRAY_SIZE(clock); i++) {
 		lrb_kunit_clock_set(clock[i]);
 		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 8));
@@ -586,7 +586,7 @@ static void clock_going_backwards_is_clamped(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, lrb_consume(tb->b, cpu, &ts, NULL));
 		KUNIT_EXPECT_EQ_MSG(test, ts, expect[i], "event %u", i);
 	}
-	lrb_unpin();
+	api_unpin();
 	lrb_set_clock(tb->b, NULL);
 }
 
@@ -596,12 +596,12 @@ static void local_clock_is_the_default(struct kunit *test)
 	u64 before, after, ts;
 	int cpu;
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	before = local_clock();
 	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 8));
 	after = local_clock();
 	KUNIT_ASSERT_NOT_NULL(test, lrb_consume(tb->b, cpu, &ts, NULL));
-	lrb_unpin();
+	api_unpin();
 	KUNIT_EXPECT_GE(test, ts, before);
 	KUNIT_EXPECT_LE(test, ts, after);
 }
@@ -627,7 +627,7 @@ static void iterator_matches_consume(struct kunit *test)
 
 	seen = kunit_kcalloc(test, n, sizeof(*seen), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, seen);
-	cpu = lrb_pin();
+	cpu = api_pin();
 	for (i = 0; i < n; i++)
 		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 8 + (i % 7) * 9));
 	/* Part of it already consumed: the iterator starts where reads are */
@@ -664,7 +664,7 @@ static void iterator_matches_consume(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev),
 							     len, i));
 	}
-	lrb_unpin();
+	api_unpin();
 }
 
 static void iterator_restarts_after_consume(struct kunit *test)
@@ -674,9 +674,9 @@ static void iterator_restarts_after_consume(struct kunit *test)
 	struct lrb_event *ev;
 	int cpu;
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_write_n(test, tb, 5, 16);
-	lrb_unpin();
+	api_unpin();
 	iter = lrb_read_start(tb->b, cpu);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, iter);
 	ev = lrb_iter_peek(iter, NULL);
@@ -733,7 +733,7 @@ static void read_page_swaps_full_copies_partial(struct kunit *test)
 	void *given, *page;
 	int cpu, ret;
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_write_n(test, tb, per_page + 3, 100);
 	page = lrb_alloc_read_page(tb->b, cpu);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
@@ -768,10 +768,14 @@ static void read_page_swaps_full_copies_partial(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, -ENOSPC);
 	lrb_expect_read(test, tb, cpu, per_page + 5, 1, 100);
 	lrb_free_read_page(tb->b, cpu, page);
-	lrb_unpin();
+	api_unpin();
 }
 
-/* Stale reads on: every read path still returns exactly what was written */
+/*
+ * Stale reads on (event data and indexes): every read path of a reader on
+ * the writer's CPU, each read after the writes, still returns exactly what
+ * was written.
+ */
 static void stale_reads_keep_every_read_exact(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 3 * CAP, 0);
@@ -779,9 +783,10 @@ static void stale_reads_keep_every_read_exact(struct kunit *test)
 	void *page;
 	int cpu;
 
-	KUNIT_EXPECT_EQ(test, lrb_set_stale_reads(NULL, true), -EINVAL);
-	KUNIT_ASSERT_EQ(test, 0, lrb_set_stale_reads(tb->b, true));
-	cpu = lrb_pin();
+	KUNIT_EXPECT_EQ(test, lrb_set_stale_reads(NULL, LRB_STALE_EVENTS), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_set_stale_reads(tb->b, LRB_STALE_ALL + 1), -EINVAL);
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_stale_reads(tb->b, LRB_STALE_ALL));
+	cpu = api_pin();
 	lrb_write_n(test, tb, 2, 100);
 	lrb_expect_read(test, tb, cpu, 0, 1, 100);
 	/* Written after the reader's last barrier, read after its next one */
@@ -801,14 +806,14 @@ static void stale_reads_keep_every_read_exact(struct kunit *test)
 	lrb_free_read_page(tb->b, cpu, page);
 
 	/* Switched on again (fresh copies) and off: reads go on unchanged */
-	KUNIT_EXPECT_EQ(test, 0, lrb_set_stale_reads(tb->b, true));
+	KUNIT_EXPECT_EQ(test, 0, lrb_set_stale_reads(tb->b, LRB_STALE_EVENTS));
 	lrb_write_n(test, tb, 1, 100);
 	lrb_expect_read(test, tb, cpu, per_page + 6, 1, 100);
-	KUNIT_EXPECT_EQ(test, 0, lrb_set_stale_reads(tb->b, false));
+	KUNIT_EXPECT_EQ(test, 0, lrb_set_stale_reads(tb->b, 0));
 	lrb_write_n(test, tb, 1, 100);
 	lrb_expect_read(test, tb, cpu, per_page + 7, 1, 100);
 	KUNIT_EXPECT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
-	lrb_unpin();
+	api_unpin();
 }
 
 /* A reader page with only its end padding left: go on to the next page */
@@ -819,7 +824,7 @@ static void read_page_after_consume_skips_padding(struct kunit *test)
 	void *page;
 	int cpu, ret;
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_write_n(test, tb, per_page + 3, 100);
 	lrb_expect_read(test, tb, cpu, 0, per_page, 100);
 	page = lrb_alloc_read_page(tb->b, cpu);
@@ -829,7 +834,7 @@ static void read_page_after_consume_skips_padding(struct kunit *test)
 	if (ret > 0)
 		KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, per_page, 100), 3U);
 	lrb_free_read_page(tb->b, cpu, page);
-	lrb_unpin();
+	api_unpin();
 }
 
 static void read_page_reports_missed_events(struct kunit *test)
@@ -842,7 +847,7 @@ static void read_page_reports_missed_events(struct kunit *test)
 	void *page;
 	int cpu, ret;
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_write_n(test, tb, 4 * per_page + 1, 100);
 	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
 	KUNIT_ASSERT_GT(test, st.overrun, 0UL);
@@ -867,7 +872,7 @@ static void read_page_reports_missed_events(struct kunit *test)
 	dp = page;
 	KUNIT_EXPECT_FALSE(test, local_read(&dp->commit) & LRB_MISSED_FLAGS);
 	lrb_free_read_page(tb->b, cpu, page);
-	lrb_unpin();
+	api_unpin();
 }
 
 /*
@@ -888,7 +893,7 @@ static void read_page_hexdump_for_kbuffer(struct kunit *test)
 	int cpu, ret;
 
 	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_kunit_line(test, "lrb-kbuffer-begin page_size=%lu long=%zu",
 		       PAGE_SIZE, sizeof(long));
 	for (n = 0; n < events; n++) {
@@ -917,7 +922,7 @@ static void read_page_hexdump_for_kbuffer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrb_read_events_cpu(tb->b, cpu),
 			(unsigned long)events);
 	lrb_free_read_page(tb->b, cpu, page);
-	lrb_unpin();
+	api_unpin();
 	lrb_set_clock(tb->b, NULL);
 }
 
@@ -932,10 +937,10 @@ static void reset_discards_and_zeroes(struct kunit *test)
 
 	snap = kunit_kzalloc(test, sizeof(*snap), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, snap);
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_write_n(test, tb, 200, 64);
 	KUNIT_EXPECT_NOT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
-	lrb_unpin();
+	api_unpin();
 
 	lrb_reset(tb->b);
 	memset(tb->ok, 0, nr_cpu_ids * sizeof(*tb->ok));
@@ -950,10 +955,10 @@ static void reset_discards_and_zeroes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, snap->tail, 1U);
 	KUNIT_EXPECT_EQ(test, snap->commit, 1U);
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_write_n(test, tb, 3, 64);
 	lrb_expect_read(test, tb, cpu, 0, 3, 64);
-	lrb_unpin();
+	api_unpin();
 }
 
 static long lrb_write_on_cpu(void *data)
@@ -992,7 +997,7 @@ static void record_disable_and_enable(struct kunit *test)
 	struct lrb_stats st;
 	int cpu;
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_record_disable(tb->b);
 	lrb_record_disable(tb->b);
 	KUNIT_EXPECT_NULL(test, lrb_lock_reserve(tb->b, 8));
@@ -1012,7 +1017,7 @@ static void record_disable_and_enable(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.rejected, 3UL);
 	KUNIT_EXPECT_EQ(test, st.committed, 2UL);
 	lrb_expect_read(test, tb, cpu, 0, 2, 8);
-	lrb_unpin();
+	api_unpin();
 }
 
 static void resize_grow_keeps_events(struct kunit *test)
@@ -1021,10 +1026,10 @@ static void resize_grow_keeps_events(struct kunit *test)
 	unsigned int per_page = CAP / 104;
 	int cpu;
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_write_n(test, tb, per_page + 5, 100);
 	lrb_expect_read(test, tb, cpu, 0, 2, 100);
-	lrb_unpin();
+	api_unpin();
 
 	KUNIT_ASSERT_EQ(test, 0, lrb_resize(tb->b, 5 * CAP));
 	KUNIT_EXPECT_EQ(test, lrb_size(tb->b), 5 * CAP);
@@ -1032,10 +1037,10 @@ static void resize_grow_keeps_events(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, lrb_kunit_ring_sane(test, tb->b, cpu));
 
 	/* Everything is still there, and there is room for 5 pages now */
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_write_n(test, tb, 3 * per_page, 100);
 	lrb_expect_read(test, tb, cpu, 2, 4 * per_page + 3, 100);
-	lrb_unpin();
+	api_unpin();
 }
 
 static void resize_shrink_drops_oldest(struct kunit *test)
@@ -1047,9 +1052,9 @@ static void resize_shrink_drops_oldest(struct kunit *test)
 	struct lrb_stats st;
 	int cpu;
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_write_n(test, tb, 4 * per_page + 2, 100);
-	lrb_unpin();
+	api_unpin();
 
 	/* 5 ring pages: p1..p4 full, p5 holds 2; keep 2: p4 and p5 */
 	KUNIT_ASSERT_EQ(test, 0, lrb_resize(tb->b, 2 * CAP));
@@ -1059,14 +1064,14 @@ static void resize_shrink_drops_oldest(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.entries, per_page + 2UL);
 	KUNIT_EXPECT_EQ(test, lrb_size(tb->b), 2 * CAP);
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	ev = lrb_consume(tb->b, cpu, NULL, &lost);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
 	KUNIT_EXPECT_EQ(test, lrb_kunit_payload_seq(lrb_event_data(ev)),
 			3 * per_page);
 	KUNIT_EXPECT_EQ(test, lost, 3UL * per_page);
 	lrb_expect_read(test, tb, cpu, 3 * per_page + 1, per_page + 1, 100);
-	lrb_unpin();
+	api_unpin();
 
 	/* Shrinking an empty ring loses nothing */
 	KUNIT_ASSERT_EQ(test, 0, lrb_resize(tb->b, 5 * CAP));
@@ -1079,16 +1084,16 @@ static void resize_bad_size_changes_nothing(struct kunit *test)
 	struct lrb_tb *tb = lrb_api_tb(test, 3 * CAP, 0);
 	int cpu;
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_write_n(test, tb, 10, 40);
-	lrb_unpin();
+	api_unpin();
 	KUNIT_EXPECT_EQ(test, lrb_resize(tb->b, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, lrb_resize(tb->b, ULONG_MAX), -EINVAL);
 	KUNIT_EXPECT_EQ(test, lrb_size(tb->b), 3 * CAP);
 	KUNIT_EXPECT_EQ(test, lrb_resize(tb->b, 3 * CAP), 0);
-	cpu = lrb_pin();
+	cpu = api_pin();
 	lrb_expect_read(test, tb, cpu, 0, 10, 40);
-	lrb_unpin();
+	api_unpin();
 }
 
 static void empty_transitions(struct kunit *test)
@@ -1097,7 +1102,7 @@ static void empty_transitions(struct kunit *test)
 	unsigned int per_page = CAP / 104;
 	int cpu;
 
-	cpu = lrb_pin();
+	cpu = api_pin();
 	KUNIT_EXPECT_TRUE(test, lrb_empty(tb->b));
 	KUNIT_EXPECT_TRUE(test, lrb_empty_cpu(tb->b, cpu));
 	lrb_write_n(test, tb, 1, 100);
@@ -1110,7 +1115,7 @@ static void empty_transitions(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, lrb_empty_cpu(tb->b, cpu));
 	lrb_expect_read(test, tb, cpu, 1, per_page, 100);
 	KUNIT_EXPECT_TRUE(test, lrb_empty(tb->b));
-	lrb_unpin();
+	api_unpin();
 }
 
 static void stats_per_cpu_and_totals(struct kunit *test)

@@ -1,26 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lrb_design: the scenarios of ring-buffer-design.txt, replayed step by
- * step on the real data structure.
+ * lrb_design: the scenarios of Documentation/trace/ring-buffer-design.rst,
+ * replayed step by step on the real data structure.
  *
- * Each case is a scenario of the document. A writer (or reader) of the test
- * thread runs, and at the hook points of the algorithm a script takes a
- * snapshot of the ring and, where the document has an interrupt arrive,
- * writes as a nested writer right there, on the same CPU, exactly like an
- * interrupt would. After the operation the snapshots are drawn in the
- * document's notation and checked against the state the document draws;
- * then every event is read back (payloads, order, time stamps, losses) and
- * the buffer's accounting checked.
+ * Each case is a scenario of the document, named by its section and .rst
+ * lines. A writer (or reader) of the test thread runs, and at the hook
+ * points of the algorithm a script takes a snapshot of the ring and, where
+ * the document has an interrupt arrive, writes as a nested writer right
+ * there, on the same CPU, exactly like an interrupt would. After the
+ * operation each snapshot is drawn in the document's notation, its boxes in
+ * the order the document draws them, with the .rst line of the drawing (or
+ * of the text) it reproduces, and checked against the state the document
+ * draws; then every event is read back (payloads, order, time stamps,
+ * losses) and the buffer's accounting checked.
  *
- * Rings have four data pages p1..p4 and start with the reader page p0, as
- * in the document's drawings. BIG events fill a page exactly, so that one
- * write is one page; S events are small.
+ * Rings have four data pages p1..p4 and start with the reader page p0. BIG
+ * events fill a page exactly, so that one write is one page; S events are
+ * small. A clock that advances 1000 per call makes every run draw the same
+ * time stamps, so that docs/scenarios.md can be compared with a run.
  */
 
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
+#include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 
 #include "lrb_kunit.h"
@@ -32,6 +38,12 @@
 #define MAX_STEPS	24
 #define MAX_NEST	4
 #define MAX_DEPTH	4
+#define SC_WAIT_NS	(10ULL * NSEC_PER_SEC)
+
+#define RST		"Documentation/trace/ring-buffer-design.rst"
+#define GENERIC		"The Generic Ring Buffer"
+#define LOCKLESS	"Making the Ring Buffer Lockless:"
+#define NESTED		"Nested writes"
 
 /* A write made by a nested writer at a step */
 struct nest {
@@ -39,28 +51,34 @@ struct nest {
 	u32		seq;
 };
 
+struct scenario;
+
 /*
- * A step: at the nth time writer (or reader) number depth reaches point,
+ * A step: at the nth time writer depth (or the reader) reaches point,
  * snapshot and check the ring against ring/props, then make the nested
- * writes. depth 0 is the test thread's own writer or reader; nested
- * writers are 1, 2, ... Occurrences are counted from the last sc_add(),
- * that is from the operation the steps are for. Steps with point
- * LRB_HOOK_NR are taken by the test thread itself with sc_snap().
+ * writes, or pause. depth 0 is the test thread's own writer; nested writers
+ * are 1, 2, ...; the reader points are the reader's. Occurrences are
+ * counted from the last sc_add(), that is from the operation the steps are
+ * for. Steps with point LRB_HOOK_NR are taken by the test thread itself
+ * with sc_snap(). cite is where the document draws (or says) it.
  */
 struct step {
 	int			depth;
 	enum lrb_hook_point	point;
 	int			nth;
+	const char		*cite;
 	const char		*title;
 	const char		*ring;
 	const char		*props;
 	struct nest		nest[MAX_NEST];
+	void			(*pause)(struct scenario *sc);
 };
 
 struct scenario {
 	struct kunit		*test;
 	struct lrb_tb		*tb;
 	int			cpu;
+	unsigned int		first;
 	struct step		steps[MAX_STEPS];
 	unsigned int		nr_steps;
 	struct lrb_snapshot	*snaps;
@@ -68,9 +86,16 @@ struct scenario {
 	int			nest_ret[MAX_STEPS][MAX_NEST];
 	int			depth;
 	unsigned int		count[MAX_DEPTH][LRB_HOOK_NR];
-	unsigned int		hook_calls;
 	unsigned int		stray;
+	/* hook calls of readers running on another CPU */
+	atomic_t		foreign;
+	void			*data;
 };
+
+static bool sc_reader_point(enum lrb_hook_point point)
+{
+	return point >= LRB_HOOK_READER_LOOK;
+}
 
 /* Runs at the hook points, in the writer's or reader's context */
 static void sc_hook(struct lrb_buffer *b, int cpu, enum lrb_hook_point point,
@@ -81,7 +106,10 @@ static void sc_hook(struct lrb_buffer *b, int cpu, enum lrb_hook_point point,
 
 	if (cpu != sc->cpu)
 		return;
-	sc->hook_calls++;
+	if (raw_smp_processor_id() != sc->cpu) {
+		atomic_inc(&sc->foreign);
+		return;
+	}
 	d = sc->depth;
 	if (d >= MAX_DEPTH) {
 		sc->stray++;
@@ -103,6 +131,8 @@ static void sc_hook(struct lrb_buffer *b, int cpu, enum lrb_hook_point point,
 							      st->nest[k].len,
 							      st->nest[k].seq);
 		sc->depth--;
+		if (st->pause)
+			st->pause(sc);
 		break;
 	}
 }
@@ -115,11 +145,12 @@ static void sc_unhook(void *data)
 }
 
 /*
- * A scenario on the current CPU, pinned until the test ends. The design
- * document's line numbers go in the log with the name.
+ * A scenario on the current CPU, pinned until the test ends. Where the
+ * document has it goes in the log with the name; first is the page drawn
+ * in the document's first box.
  */
 static struct scenario *sc_start(struct kunit *test, unsigned long flags,
-				 const char *lines)
+				 const char *where, unsigned int first)
 {
 	struct scenario *sc;
 
@@ -129,23 +160,25 @@ static struct scenario *sc_start(struct kunit *test, unsigned long flags,
 				  GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, sc->snaps);
 	sc->test = test;
+	sc->first = first;
 	sc->tb = lrb_tb_alloc(test, RING_SIZE, flags);
 	sc->cpu = lrb_kunit_pin_current(test);
+	lrb_set_clock(sc->tb->b, lrb_kunit_clock_tick);
+	lrb_kunit_clock_set(1000000);
 	/* Cleanup runs backwards: unhook first, then the checks */
 	lrb_tb_check_at_end(test, sc->tb);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, sc_unhook, sc));
 	KUNIT_ASSERT_EQ(test, 0, lrb_set_test_hook(sc->tb->b, sc_hook, sc));
-	lrb_kunit_line(test, "lrb-scenario %s (ring-buffer-design.txt lines %s, %s mode, CPU %d)",
-		       test->name, lines,
-		       flags & LRB_FL_OVERWRITE ? "overwrite" :
-		       "producer/consumer", sc->cpu);
+	lrb_kunit_line(test, "lrb-scenario %s (%s; %s mode; boxes from p%u)",
+		       test->name, where,
+		       flags & LRB_FL_OVERWRITE ? "overwrite" : "producer/consumer",
+		       first);
 	return sc;
 }
 
 static struct step *sc_add(struct scenario *sc, int depth,
-			   enum lrb_hook_point point, int nth,
-			   const char *title, const char *ring,
-			   const char *props)
+			   enum lrb_hook_point point, int nth, const char *cite,
+			   const char *title, const char *ring, const char *props)
 {
 	struct step *st;
 
@@ -157,6 +190,7 @@ static struct step *sc_add(struct scenario *sc, int depth,
 	st->depth = depth;
 	st->point = point;
 	st->nth = nth;
+	st->cite = cite;
 	st->title = title;
 	st->ring = ring;
 	st->props = props;
@@ -177,18 +211,34 @@ static void sc_nest(struct step *st, unsigned int len, u32 seq)
 }
 
 /* A snapshot the test thread takes itself, between operations */
-static void sc_snap(struct scenario *sc, const char *title, const char *ring,
-		    const char *props)
+static void sc_snap(struct scenario *sc, const char *cite, const char *title,
+		    const char *ring, const char *props)
 {
 	unsigned int i = sc->nr_steps;
 
-	sc_add(sc, -1, LRB_HOOK_NR, 0, title, ring, props);
+	sc_add(sc, -1, LRB_HOOK_NR, 0, cite, title, ring, props);
 	sc->fired[i] = !lrb_snapshot(sc->tb->b, sc->cpu, &sc->snaps[i]);
 }
 
 static int sc_write(struct scenario *sc, unsigned int len, u32 seq)
 {
 	return lrb_tb_write_seq(sc->tb, len, seq);
+}
+
+/* "reader at reader_before_swap #1", "nested writer 2 at tail_after #1" */
+static void sc_where(const struct step *st, char *buf, size_t len)
+{
+	if (st->point == LRB_HOOK_NR)
+		strscpy(buf, "test thread, between operations", len);
+	else if (sc_reader_point(st->point))
+		snprintf(buf, len, "reader at %s #%d",
+			 lrb_hook_name(st->point), st->nth);
+	else if (!st->depth)
+		snprintf(buf, len, "outer writer at %s #%d",
+			 lrb_hook_name(st->point), st->nth);
+	else
+		snprintf(buf, len, "nested writer %d at %s #%d", st->depth,
+			 lrb_hook_name(st->point), st->nth);
 }
 
 /*
@@ -198,28 +248,23 @@ static int sc_write(struct scenario *sc, unsigned int len, u32 seq)
 static void sc_report(struct scenario *sc)
 {
 	struct kunit *test = sc->test;
+	char title[240], where[64];
 	unsigned int i;
 	int k;
 
 	for (i = 0; i < sc->nr_steps; i++) {
 		const struct step *st = &sc->steps[i];
-		char title[200];
 		bool ok;
 
-		if (st->point == LRB_HOOK_NR)
-			snprintf(title, sizeof(title), "lrb-step %u: %s", i + 1,
-				 st->title);
-		else
-			snprintf(title, sizeof(title),
-				 "lrb-step %u: %s  [writer %d at %s #%d]",
-				 i + 1, st->title, st->depth,
-				 lrb_hook_name(st->point), st->nth);
+		sc_where(st, where, sizeof(where));
+		snprintf(title, sizeof(title), "lrb-step %u: %s  [%s]  (%s)",
+			 i + 1, st->title, where, st->cite);
 		if (!sc->fired[i]) {
-			KUNIT_FAIL(test, "step %u never happened: %s", i + 1,
-				   st->title);
+			KUNIT_FAIL(test, "step %u never happened: %s [%s]",
+				   i + 1, st->title, where);
 			continue;
 		}
-		lrb_kunit_render(test, &sc->snaps[i], title);
+		lrb_kunit_render_from(test, &sc->snaps[i], title, sc->first);
 		ok = lrb_kunit_expect(test, &sc->snaps[i], st->ring, st->props);
 		lrb_kunit_line(test, "expect: %s  %s  -> %s",
 			       st->ring ? st->ring : "",
@@ -278,37 +323,39 @@ static void sc_fill(struct scenario *sc)
 		KUNIT_ASSERT_EQ(sc->test, 0, sc_write(sc, BIG, seq));
 }
 
-#define RING_START	"p1 --> p2 --> p3 --> p4 -H->"
-#define RING_FULL	"p1 --> p2 --> p3 --> p4 -H->"
-
 /* ---- the scenarios ------------------------------------------------------ */
 
-/* Lines 97-163: the reader swaps its empty page with the head page */
+/* The reader swaps its empty page with the head page */
 static void reader_swap_empty_reader_page(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, "97-163");
+	struct scenario *sc = sc_start(test, 0, RST ", section \"" LOCKLESS
+				       "\", lines 488-569", 1);
 	static const u32 seqs[] = { 0, 1 }, lens[] = { BIG, S };
 	unsigned long lost;
 	struct lrb_event *ev;
 
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 0));
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 1));
-	sc_snap(sc, "the reader page is outside the ring; it points at the head",
-		RING_START, "head=p1 tail=p2 commit=p2 reader=p0 rnext=p1 rflag=N rprev=p4");
-	sc_add(sc, 0, LRB_HOOK_READER_BEFORE_SWAP, 1,
+	sc_snap(sc, "rst 494-506",
+		"the reader page is outside the ring; the pointer to the head has HEADER",
+		"p1 --> p2 --> p3 --> p4 -H->",
+		"head=p1 tail=p2 commit=p2 reader=p0 rnext=p1 rflag=N rprev=p4");
+	sc_add(sc, 0, LRB_HOOK_READER_BEFORE_SWAP, 1, "rst 508-523",
 	       "the reader page points at the page after the head, with HEADER",
-	       RING_START, "reader=p0 rnext=p2 rflag=H rprev=p4 head=p1");
-	sc_add(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1,
+	       "p1 --> p2 --> p3 --> p4 -H->",
+	       "reader=p0 rnext=p2 rflag=H rprev=p4 head=p1");
+	sc_add(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst 525-540",
 	       "cmpxchg: the page before the head points at the reader page",
 	       "p0 -H-> p2 --> p3 --> p4 -->",
 	       "staleprev=p2:p1 rule=p1 head=p2");
-	sc_add(sc, 0, LRB_HOOK_READER_DONE, 1,
+	sc_add(sc, 0, LRB_HOOK_READER_DONE, 1, "rst 542-556",
 	       "the new head's prev points back at the old reader page",
 	       "p0 -H-> p2 --> p3 --> p4 -->", "head=p2");
 
 	ev = lrb_consume(sc->tb->b, sc->cpu, NULL, &lost);
 	KUNIT_EXPECT_NOT_NULL(test, ev);
-	sc_snap(sc, "the old head is the new reader page, outside the ring",
+	sc_snap(sc, "rst 558-569",
+		"the old head is the new reader page, outside the ring",
 		"p0 -H-> p2 --> p3 --> p4 -->",
 		"reader=p1 rnext=p2 rflag=N rprev=p4 head=p2 tail=p2 commit=p2 rule=p1");
 	sc_report(sc);
@@ -317,62 +364,70 @@ static void reader_swap_empty_reader_page(struct kunit *test)
 	sc_read(sc, seqs + 1, lens + 1, 1, -1, 0);
 }
 
-/* Lines 166-189: the page swapped is the commit and the tail page */
+/* The page swapped is the commit and the tail page */
 static void swap_commit_and_tail_page(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, "166-189");
+	struct scenario *sc = sc_start(test, 0, RST ", section \"" GENERIC
+				       "\", lines 191-214", 4);
 	static const u32 seqs[] = { 1, 2 }, lens[] = { S, BIG };
 
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 1));
 	KUNIT_ASSERT_NOT_NULL(test, lrb_consume(sc->tb->b, sc->cpu, NULL, NULL));
-	sc_snap(sc, "less than a page was written: the reader took the commit and tail page",
-		"p0 -H-> p2 --> p3 --> p4 -->",
+	sc_snap(sc, "rst 194-209",
+		"less than a page was written: the reader took the commit and tail page",
+		"p4 --> p0 -H-> p2 --> p3 -->",
 		"reader=p1 commit=p1 tail=p1 head=p2 rnext=p2 rflag=N p1.read=12 p1.commit=24");
-	sc_add(sc, 0, LRB_HOOK_MOVE_TAIL, 1,
+	sc_add(sc, 0, LRB_HOOK_MOVE_TAIL, 1, "rst 194-209",
 	       "the writer reaches the end of the reader page",
-	       "p0 -H-> p2 --> p3 --> p4 -->", "reader=p1 tail=p1 commit=p1 head=p2");
-	sc_add(sc, 0, LRB_HOOK_TAIL_AFTER, 1,
+	       "p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 tail=p1 commit=p1 head=p2");
+	sc_add(sc, 0, LRB_HOOK_TAIL_AFTER, 1, "rst text 211-214",
 	       "it leaves the reader page through its next pointer, into the ring",
-	       "p0 -H-> p2 --> p3 --> p4 -->", "tail=p2 commit=p1 head=p2");
+	       "p4 --> p0 -H-> p2 --> p3 -->", "tail=p2 commit=p1 head=p2");
 	KUNIT_EXPECT_EQ(test, 0, sc_write(sc, BIG, 2));
-	sc_snap(sc, "the commit followed; the head page did not move",
-		"p0 -H-> p2 --> p3 --> p4 -->", "tail=p2 commit=p2 head=p2 reader=p1");
+	sc_snap(sc, "rst text 211-214",
+		"the commit followed; the head page did not move",
+		"p4 --> p0 -H-> p2 --> p3 -->", "tail=p2 commit=p2 head=p2 reader=p1");
 	sc_report(sc);
 	sc_read(sc, seqs, lens, 2, -1, 0);
 }
 
-/* Lines 207-278: reserve, nested reserve, pending commit, full commit */
+/* Reserve, nested reserve, pending commit, full commit */
 static void reserve_nested_commit_pending(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, "207-278");
+	struct scenario *sc = sc_start(test, 0, RST ", section \"" GENERIC
+				       "\", lines 233-308", 1);
 	static const u32 seqs[] = { 1, 2 }, lens[] = { S, S };
 	struct lrb_event *outer, *inner, *seen[2];
 
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
-	sc_snap(sc, "written", NULL, "p1.write=12 p1.commit=12 committing=0");
+	sc_snap(sc, "rst 257-266", "written: the commit is at the end of the event",
+		NULL, "p1.write=12 p1.commit=12 committing=0");
 
 	outer = lrb_lock_reserve(sc->tb->b, S);
 	KUNIT_ASSERT_NOT_NULL(test, outer);
 	lrb_kunit_fill(lrb_event_data(outer), S, 1);
-	sc_snap(sc, "write reserve: given back to the writer, the tail past it",
+	sc_snap(sc, "rst 246-255",
+		"write reserve: given back to the writer, the tail past it",
 		NULL, "p1.write=24 p1.commit=12 committing=1");
 	inner = lrb_lock_reserve(sc->tb->b, S);
 	if (inner) {
 		lrb_kunit_fill(lrb_event_data(inner), S, 2);
-		sc_snap(sc, "a second writer reserves after the first",
+		sc_snap(sc, "rst 269-278", "a second writer reserves after the first",
 			NULL, "p1.write=36 p1.commit=12 committing=2");
 		lrb_unlock_commit(sc->tb->b, inner);
 	}
 	/* committed counts what is below the commit index: not yet the inner */
-	sc_snap(sc, "the second writer committed: a pending commit",
+	sc_snap(sc, "rst 280-291", "the second writer committed: a pending commit",
 		NULL, "p1.write=36 p1.commit=12 committing=1 committed=1");
 	seen[0] = lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
 	seen[1] = lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
-	sc_snap(sc, "a reader sees the written event only", NULL,
-		"p1.read=12 read=1");
+	sc_snap(sc, "rst text 305-308",
+		"a reader sees the written event only: a pending commit is not a full commit",
+		NULL, "p1.read=12 read=1");
 	lrb_unlock_commit(sc->tb->b, outer);
-	sc_snap(sc, "the first writer commits: last full commit and tail meet",
+	sc_snap(sc, "rst 293-302",
+		"the first writer commits: last full commit and tail meet",
 		NULL, "p1.write=36 p1.commit=36 committing=0 committed=3");
 	sc->tb->ok[sc->cpu] += 2;
 
@@ -383,35 +438,43 @@ static void reserve_nested_commit_pending(struct kunit *test)
 	sc_read(sc, seqs, lens, 2, -1, 0);
 }
 
-/* Lines 284-303: nested writers fill pages, the tail runs ahead */
+/* Head, commit and tail on three different pages, in that order */
 static void tail_ahead_of_commit(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, "284-303");
-	static const u32 seqs[] = { 0, 1, 2 }, lens[] = { S, BIG, BIG };
+	struct scenario *sc = sc_start(test, 0, RST ", section \"" GENERIC
+				       "\", lines 310-334", 1);
+	static const u32 seqs[] = { 0, 1, 2, 3, 4 },
+			 lens[] = { BIG, BIG, S, S, BIG };
 	struct lrb_event *outer;
-	int r1, r2;
+	int r;
 
+	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 0));
+	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 1));
+	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 2));
 	outer = lrb_lock_reserve(sc->tb->b, S);
 	KUNIT_ASSERT_NOT_NULL(test, outer);
-	lrb_kunit_fill(lrb_event_data(outer), S, 0);
-	r1 = sc_write(sc, BIG, 1);
-	r2 = sc_write(sc, BIG, 2);
-	sc_snap(sc, "order of pages: head, commit, tail, several pages apart",
-		RING_START, "head=p1 commit=p1 tail=p3 committing=1 p1.commit=0");
+	lrb_kunit_fill(lrb_event_data(outer), S, 3);
+	r = sc_write(sc, BIG, 4);
+	sc_snap(sc, "rst 325-334",
+		"a writer on the commit page is interrupted; the nested one moves the tail ahead: head, commit, tail",
+		"p1 --> p2 --> p3 --> p4 -H->",
+		"head=p1 commit=p3 tail=p4 committing=1 p3.commit=12 p4.commit=0");
 	lrb_unlock_commit(sc->tb->b, outer);
 	sc->tb->ok[sc->cpu]++;
-	sc_snap(sc, "the outermost commit catches up the tail",
-		RING_START, "head=p1 commit=p3 tail=p3 committing=0 p3.commit=4080");
-	KUNIT_EXPECT_EQ(test, r1, 0);
-	KUNIT_EXPECT_EQ(test, r2, 0);
+	sc_snap(sc, "rst text 305-312",
+		"the outermost commit takes the commit page to the tail page",
+		"p1 --> p2 --> p3 --> p4 -H->",
+		"head=p1 commit=p4 tail=p4 committing=0 p3.commit=4080 p4.commit=4080");
+	KUNIT_EXPECT_EQ(test, r, 0);
 	sc_report(sc);
-	sc_read(sc, seqs, lens, 3, -1, 0);
+	sc_read(sc, seqs, lens, 5, -1, 0);
 }
 
-/* Lines 305-333: the commit on the reader page; the head stays */
+/* The commit on the reader page; the head stays */
 static void commit_on_reader_page_head_stays(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, "305-333");
+	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+				       GENERIC "\", lines 336-365", 4);
 	static const u32 seqs[] = { 1, 2, 3 }, lens[] = { S, BIG, BIG };
 	struct lrb_event *outer, *first;
 	int r1, r2;
@@ -421,18 +484,21 @@ static void commit_on_reader_page_head_stays(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, outer);
 	lrb_kunit_fill(lrb_event_data(outer), S, 1);
 	first = lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
-	sc_snap(sc, "the reader swapped out the commit page: commit and tail on the reader page",
-		"p0 -H-> p2 --> p3 --> p4 -->",
-		"reader=p1 commit=p1 tail=p1 head=p2 committing=1");
+	sc_snap(sc, "rst 343-361",
+		"the reader swapped out the commit page: commit and tail on the reader page, the head after them",
+		"p4 --> p0 -H-> p2 --> p3 -->",
+		"reader=p1 commit=p1 tail=p1 head=p2 rnext=p2 committing=1");
 	r1 = sc_write(sc, BIG, 2);
 	r2 = sc_write(sc, BIG, 3);
-	sc_snap(sc, "the tail moved back into the ring; the head page does not move",
-		"p0 -H-> p2 --> p3 --> p4 -->",
+	sc_snap(sc, "rst text 364-365",
+		"the tail moved back into the ring; the head page does not move",
+		"p4 --> p0 -H-> p2 --> p3 -->",
 		"reader=p1 commit=p1 tail=p3 head=p2 committing=1");
 	lrb_unlock_commit(sc->tb->b, outer);
 	sc->tb->ok[sc->cpu]++;
-	sc_snap(sc, "the outermost commit leaves the reader page through its next pointer",
-		"p0 -H-> p2 --> p3 --> p4 -->", "reader=p1 commit=p3 tail=p3 head=p2");
+	sc_snap(sc, "rst text 364-365",
+		"the outermost commit leaves the reader page through its next pointer",
+		"p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 commit=p3 tail=p3 head=p2");
 	KUNIT_EXPECT_NOT_NULL(test, first);
 	KUNIT_EXPECT_EQ(test, r1, 0);
 	KUNIT_EXPECT_EQ(test, r2, 0);
@@ -440,10 +506,11 @@ static void commit_on_reader_page_head_stays(struct kunit *test)
 	sc_read(sc, seqs, lens, 3, -1, 0);
 }
 
-/* Lines 335-338: the reader meets the last full commit */
+/* The reader meets the last full commit */
 static void reader_meets_last_full_commit(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, "335-338");
+	struct scenario *sc = sc_start(test, 0, RST ", section \"" GENERIC
+				       "\", lines 367-370", 4);
 	static const u32 seqs[] = { 1, 2 }, lens[] = { S, S };
 	struct lrb_event *outer, *got[3];
 	bool empty;
@@ -456,13 +523,15 @@ static void reader_meets_last_full_commit(struct kunit *test)
 	got[0] = lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
 	got[1] = lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
 	empty = lrb_empty_cpu(sc->tb->b, sc->cpu);
-	sc_snap(sc, "the reader met the last full commit: empty until the next one",
-		"p0 -H-> p2 --> p3 --> p4 -->",
+	sc_snap(sc, "rst text 367-370",
+		"the reader met the last full commit: empty until the next one",
+		"p4 --> p0 -H-> p2 --> p3 -->",
 		"reader=p1 commit=p1 p1.read=12 p1.commit=12 head=p2");
 	r = sc_write(sc, S, 2);
 	got[2] = lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
-	sc_snap(sc, "a nested commit is pending, not full: still empty, and no swap",
-		"p0 -H-> p2 --> p3 --> p4 -->",
+	sc_snap(sc, "rst text 367-370",
+		"a nested commit is pending, not full: still empty, and no swap",
+		"p4 --> p0 -H-> p2 --> p3 -->",
 		"reader=p1 commit=p1 head=p2 p1.write=36 p1.commit=12");
 	lrb_unlock_commit(sc->tb->b, outer);
 	sc->tb->ok[sc->cpu]++;
@@ -475,80 +544,96 @@ static void reader_meets_last_full_commit(struct kunit *test)
 	sc_read(sc, seqs, lens, 2, -1, 0);
 }
 
-/* Lines 340-382, overwrite mode: the tail pushes the head one page */
+/* Overwrite mode: the tail pushes the head one page */
 static void overwrite_tail_pushes_head(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, "340-382");
+	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+				       GENERIC "\", lines 372-414", 3);
 	static const u32 seqs[] = { 1, 2, 3, 4 }, lens[] = { BIG, BIG, BIG, BIG };
 
 	sc_fill(sc);
-	sc_snap(sc, "the ring is full: the tail page is the one before the head",
-		RING_FULL, "tail=p4 head=p1 rnext=p1");
+	sc_snap(sc, "rst 376-387",
+		"the ring is full: the tail page is the one before the head",
+		"p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1 rnext=p1");
+	sc_add(sc, 0, LRB_HOOK_TAIL_BEFORE, 1, "rst 390-399",
+	       "overwrite: the head is pushed one page ahead first",
+	       "p3 --> p4 --> p1 -H-> p2 -->", "tail=p4 head=p2 overrun=1");
+	sc_add(sc, 0, LRB_HOOK_TAIL_AFTER, 1, "rst 402-411",
+	       "then the tail moves onto the page the head left",
+	       "p3 --> p4 --> p1 -H-> p2 -->", "tail=p1 head=p2");
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 4));
-	sc_snap(sc, "overwrite: the head was pushed one page, the tail took its place",
-		"p1 -H-> p2 --> p3 --> p4 -->",
-		"tail=p1 commit=p1 head=p2 overrun=1 pages_lost=1");
-	sc_snap(sc, "the reader page still points at the old head", NULL,
-		"reader=p0 rnext=p1 rflag=N");
+	sc_snap(sc, "rst text 413-414",
+		"the reader page still points at the previous head; a swap uses the new one",
+		"p3 --> p4 --> p1 -H-> p2 -->",
+		"reader=p0 rnext=p1 rflag=N commit=p1 pages_lost=1");
 	sc_report(sc);
 	/* A swap uses the most recent head: the oldest page is lost */
 	sc_read(sc, seqs, lens, 4, 0, 1);
 }
 
-/* Lines 340-382, producer/consumer mode: the write fails */
+/* Producer/consumer mode: the write fails */
 static void producer_consumer_write_fails(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, "340-382");
+	struct scenario *sc = sc_start(test, 0, RST ", section \"" GENERIC
+				       "\", lines 372-374", 3);
 	static const u32 seqs[] = { 0, 1, 2, 3 }, lens[] = { BIG, BIG, BIG, BIG };
 
 	sc_fill(sc);
 	KUNIT_EXPECT_EQ(test, sc_write(sc, BIG, 4), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, sc_write(sc, S, 4), -ENOSPC);
-	sc_snap(sc, "producer/consumer: the writes fail, nothing moves",
-		RING_FULL, "tail=p4 commit=p4 head=p1 dropped=2 overrun=0");
+	sc_snap(sc, "rst text 372-374",
+		"producer/consumer: the writes fail, nothing moves",
+		"p3 --> p4 -H-> p1 --> p2 -->",
+		"tail=p4 commit=p4 head=p1 dropped=2 overrun=0");
 	sc_report(sc);
 	sc_read(sc, seqs, lens, 4, -1, 0);
 }
 
-/* Lines 385-447: the HEADER flag, turned to UPDATE when the tail meets it */
+/* The HEADER flag, turned to UPDATE when the tail meets it */
 static void header_flag_turns_update(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, "385-447");
+	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+				       LOCKLESS "\", lines 432-481", 3);
 	static const u32 seqs[] = { 1, 2, 3, 4 }, lens[] = { BIG, BIG, BIG, BIG };
 
 	sc_fill(sc);
-	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1,
-	       "\"-H->\": the pointer to the head page has the HEADER flag; the tail meets it",
-	       RING_FULL, "tail=p4 head=p1 nrH=1 nrU=0");
-	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1,
+	sc_snap(sc, "rst 441-454",
+		"\"-H->\": the pointer to the head page has the HEADER flag; the reader page points at the head",
+		"p3 --> p4 -H-> p1 --> p2 -->", "head=p1 rnext=p1 nrH=1 nrU=0");
+	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "rst 461-471",
+	       "the tail page meets the head pointer",
+	       "p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1 nrH=1 nrU=0");
+	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 473-479",
 	       "cmpxchg turned it to \"-U->\", the UPDATE state",
-	       "p1 --> p2 --> p3 --> p4 -U->", "tail=p4 head=- nrH=0 nrU=1");
+	       "p3 --> p4 -U-> p1 --> p2 -->", "tail=p4 head=- nrH=0 nrU=1");
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 4));
 	sc_report(sc);
 	sc_read(sc, seqs, lens, 4, 0, 1);
 }
 
-/* Lines 453-535: the reader's cmpxchg fails when a writer moved the head */
+/* The reader's cmpxchg fails when a writer moved the head */
 static void reader_swap_retries_when_head_moved(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, "453-535");
+	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+				       LOCKLESS "\", lines 488-527", 1);
 	static const u32 seqs[] = { 1, 2, 3, 4 }, lens[] = { BIG, BIG, BIG, BIG };
 	struct lrb_event *ev;
 	unsigned long lost;
 	struct step *st;
 
 	sc_fill(sc);
-	st = sc_add(sc, 0, LRB_HOOK_READER_BEFORE_SWAP, 1,
+	st = sc_add(sc, 0, LRB_HOOK_READER_BEFORE_SWAP, 1, "rst 508-523",
 		    "the reader prepared its page for head p1; a writer interrupts it",
-		    RING_FULL, "reader=p0 rnext=p2 rflag=H rprev=p4 head=p1");
+		    "p1 --> p2 --> p3 --> p4 -H->",
+		    "reader=p0 rnext=p2 rflag=H rprev=p4 head=p1");
 	sc_nest(st, BIG, 4);
-	sc_add(sc, 0, LRB_HOOK_READER_SWAP_FAILED, 1,
-	       "the writer pushed the head: the reader's cmpxchg on p4's next failed",
+	sc_add(sc, 0, LRB_HOOK_READER_SWAP_FAILED, 1, "rst text 488-491",
+	       "the writer pushed the head: the pointer the reader's cmpxchg expects has no HEADER, it fails",
 	       "p1 -H-> p2 --> p3 --> p4 -->", "head=p2 tail=p1 rnext=p2 rprev=p4");
-	sc_add(sc, 0, LRB_HOOK_READER_BEFORE_SWAP, 2,
+	sc_add(sc, 0, LRB_HOOK_READER_BEFORE_SWAP, 2, "rst 508-523",
 	       "it looks for the head again and prepares for p2",
 	       "p1 -H-> p2 --> p3 --> p4 -->", "head=p2 rnext=p3 rflag=H rprev=p1");
-	sc_add(sc, 0, LRB_HOOK_READER_DONE, 1,
+	sc_add(sc, 0, LRB_HOOK_READER_DONE, 1, "rst 542-556",
 	       "the second cmpxchg succeeded: p0 replaced p2 in the ring",
 	       "p1 --> p0 -H-> p3 --> p4 -->", "head=p3 tail=p1");
 	ev = lrb_consume(sc->tb->b, sc->cpu, NULL, &lost);
@@ -559,58 +644,65 @@ static void reader_swap_retries_when_head_moved(struct kunit *test)
 	sc_read(sc, seqs + 1, lens + 1, 3, -1, 0);
 }
 
-/* Lines 536-556: the reader page is the page its prev page does not know */
+/* The reader page is the page its prev page does not point back to */
 static void reader_page_recognised_by_prev(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, "536-556");
+	struct scenario *sc = sc_start(test, 0, RST ", section \"" LOCKLESS
+				       "\", lines 571-591", 1);
 	static const u32 seqs[] = { 1 }, lens[] = { S };
 
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 0));
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 1));
-	sc_snap(sc, "before any swap: only p0 is not pointed back at by its prev page",
-		RING_START, "rule=p0");
-	sc_add(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1,
+	sc_snap(sc, "rst 578-591",
+		"before any swap: only p0 is not pointed back at by its prev page",
+		"p1 --> p2 --> p3 --> p4 -H->", "rule=p0");
+	sc_add(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst text 571-576",
 	       "in the middle of the swap: p1 left the ring, the rule says so already",
 	       "p0 -H-> p2 --> p3 --> p4 -->", "rule=p1 staleprev=p2:p1");
 	KUNIT_ASSERT_NOT_NULL(test, lrb_consume(sc->tb->b, sc->cpu, NULL, NULL));
-	sc_snap(sc, "after the swap: p1 is the reader page; its next stays in the ring",
+	sc_snap(sc, "rst 578-591",
+		"after the swap: p1 is the reader page; its next stays in the ring",
 		"p0 -H-> p2 --> p3 --> p4 -->", "rule=p1 reader=p1 rnext=p2 rprev=p4");
 	sc_report(sc);
 	sc_read(sc, seqs, lens, 1, -1, 0);
 }
 
-/* Lines 558-617: the writer pushes the head, step by step */
+/* The writer pushes the head, step by step */
 static void writer_pushes_head(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, "558-617");
+	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+				       LOCKLESS "\", lines 593-651", 3);
 	static const u32 seqs[] = { 1, 2, 3, 4 }, lens[] = { BIG, BIG, BIG, BIG };
 
 	sc_fill(sc);
-	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1,
-	       "the tail page meets the head page", RING_FULL, "tail=p4 head=p1");
-	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1,
+	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "rst 606-612",
+	       "the tail page meets the head page",
+	       "p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1");
+	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 614-620",
 	       "cmpxchg HEADER -> UPDATE: no reader can swap the head now",
-	       "p1 --> p2 --> p3 --> p4 -U->", "tail=p4");
-	sc_add(sc, 0, LRB_HOOK_NEW_HEAD_AFTER, 1,
+	       "p3 --> p4 -U-> p1 --> p2 -->", "tail=p4");
+	sc_add(sc, 0, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 622-630",
 	       "the following page is made the new head",
-	       "p1 -H-> p2 --> p3 --> p4 -U->", "tail=p4 head=p2");
-	sc_add(sc, 0, LRB_HOOK_TAIL_BEFORE, 1,
+	       "p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p4 head=p2");
+	sc_add(sc, 0, LRB_HOOK_TAIL_BEFORE, 1, "rst 632-641",
 	       "the old head pointer set back to NORMAL",
-	       "p1 -H-> p2 --> p3 --> p4 -->", "tail=p4 head=p2");
-	sc_add(sc, 0, LRB_HOOK_TAIL_AFTER, 1,
+	       "p3 --> p4 --> p1 -H-> p2 -->", "tail=p4 head=p2");
+	sc_add(sc, 0, LRB_HOOK_TAIL_AFTER, 1, "rst 643-651",
 	       "after the head page has moved, the tail page moves forward",
-	       "p1 -H-> p2 --> p3 --> p4 -->", "tail=p1 head=p2");
+	       "p3 --> p4 --> p1 -H-> p2 -->", "tail=p1 head=p2");
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 4));
-	sc_snap(sc, "the push is accounted", "p1 -H-> p2 --> p3 --> p4 -->",
-		"overrun=1 pages_lost=1 commit=p1");
+	sc_snap(sc, "rst text 76-78",
+		"the push is accounted: the oldest page's event is lost",
+		"p3 --> p4 --> p1 -H-> p2 -->", "overrun=1 pages_lost=1 commit=p1");
 	sc_report(sc);
 	sc_read(sc, seqs, lens, 4, 0, 1);
 }
 
-/* Lines 619-662: the tail wraps while the commit is on the reader page */
+/* The tail wraps while the commit is on the reader page */
 static void tail_wraps_commit_on_reader_page(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, "619-662");
+	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+				       LOCKLESS "\", lines 657-697", 4);
 	static const u32 seqs[] = { 1, 2, 3, 4, 5 },
 			 lens[] = { S, BIG, BIG, BIG, BIG };
 	struct lrb_event *outer;
@@ -623,18 +715,20 @@ static void tail_wraps_commit_on_reader_page(struct kunit *test)
 	lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
 	for (i = 0; i < 4; i++)
 		r[i] = sc_write(sc, BIG, 2 + i);
-	sc_snap(sc,
+	sc_snap(sc, "rst 664-681",
 		"nested writers went round the ring: the tail before the head, the commit on the reader page",
-		"p0 -H-> p2 --> p3 --> p4 -->",
+		"p4 --> p0 -H-> p2 --> p3 -->",
 		"reader=p1 commit=p1 tail=p0 head=p2 committing=1");
 	r[4] = sc_write(sc, BIG, 6);
-	sc_snap(sc, "pushing the head would strand the commit: the write is dropped",
-		"p0 -H-> p2 --> p3 --> p4 -->",
+	sc_snap(sc, "rst text 686-688",
+		"pushing the head would strand the commit: the write is dropped",
+		"p4 --> p0 -H-> p2 --> p3 -->",
 		"reader=p1 commit=p1 tail=p0 head=p2 commit_overrun=1 overrun=0");
 	lrb_unlock_commit(sc->tb->b, outer);
 	sc->tb->ok[sc->cpu]++;
-	sc_snap(sc, "the outermost commit goes round to the tail",
-		"p0 -H-> p2 --> p3 --> p4 -->", "commit=p0 tail=p0 head=p2");
+	sc_snap(sc, "rst text 690-697",
+		"the outermost commit goes round to the tail",
+		"p4 --> p0 -H-> p2 --> p3 -->", "commit=p0 tail=p0 head=p2");
 	for (i = 0; i < 4; i++)
 		KUNIT_EXPECT_EQ(test, r[i], 0);
 	KUNIT_EXPECT_EQ(test, r[4], -ENOSPC);
@@ -642,143 +736,536 @@ static void tail_wraps_commit_on_reader_page(struct kunit *test)
 	sc_read(sc, seqs, lens, 5, -1, 0);
 }
 
-/* Lines 665-709: a nested writer moved the tail; the outer cmpxchg fails */
+/*
+ * The tail catches the commit page inside the ring: nested writers fill
+ * every page while the outer writer holds the commit on the first one. The
+ * next write is dropped and counted as a commit overrun, in either mode;
+ * nothing is pushed.
+ */
+static void sc_tail_catches_commit(struct kunit *test, unsigned long flags)
+{
+	struct scenario *sc = sc_start(test, flags, RST ", section \"" GENERIC
+				       "\", lines 314-317, and section \"" LOCKLESS
+				       "\", lines 657-660", 1);
+	static const u32 seqs[] = { 0, 1, 2, 3 }, lens[] = { S, BIG, BIG, BIG };
+	struct lrb_event *outer;
+	int r[4], i;
+
+	outer = lrb_lock_reserve(sc->tb->b, S);
+	KUNIT_ASSERT_NOT_NULL(test, outer);
+	lrb_kunit_fill(lrb_event_data(outer), S, 0);
+	for (i = 0; i < 3; i++)
+		r[i] = sc_write(sc, BIG, 1 + i);
+	sc_snap(sc, "rst text 314-317",
+		"nested writers filled the ring: the tail page is the one before the commit page",
+		"p1 --> p2 --> p3 --> p4 -H->",
+		"head=p1 commit=p1 tail=p4 committing=1 p1.commit=0");
+	sc_add(sc, 0, LRB_HOOK_MOVE_TAIL, 1, "rst text 657-660",
+	       "the next write runs off the tail page: its next page is the commit page",
+	       "p1 --> p2 --> p3 --> p4 -H->", "head=p1 commit=p1 tail=p4");
+	r[3] = sc_write(sc, BIG, 4);
+	sc_snap(sc, "rst text 314-317",
+		"the tail caught the commit: the write is dropped, counted as a commit overrun, nothing pushed",
+		"p1 --> p2 --> p3 --> p4 -H->",
+		"head=p1 commit=p1 tail=p4 commit_overrun=1 dropped=0 overrun=0 pages_lost=0");
+	lrb_unlock_commit(sc->tb->b, outer);
+	sc->tb->ok[sc->cpu]++;
+	sc_snap(sc, "rst text 305-312",
+		"the outermost commit goes round to the tail",
+		"p1 --> p2 --> p3 --> p4 -H->", "head=p1 commit=p4 tail=p4 committing=0");
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, r[i], 0);
+	KUNIT_EXPECT_EQ(test, r[3], -ENOSPC);
+	sc_report(sc);
+	sc_read(sc, seqs, lens, 4, -1, 0);
+}
+
+static void tail_catches_commit_overwrite(struct kunit *test)
+{
+	sc_tail_catches_commit(test, LRB_FL_OVERWRITE);
+}
+
+static void tail_catches_commit_prodcons(struct kunit *test)
+{
+	sc_tail_catches_commit(test, 0);
+}
+
+/*
+ * Once the commit page leaves the reader page it does not go back on it,
+ * however often the writers go round the ring, until a reader swaps in the
+ * page the commit is on.
+ */
+static void commit_leaves_reader_page_for_good(struct kunit *test)
+{
+	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+				       LOCKLESS "\", lines 690-697", 4);
+	unsigned int i, laps = 10, on_reader = 0;
+	struct lrb_snapshot *snap = kunit_kmalloc(test, sizeof(*snap), GFP_KERNEL);
+	unsigned long lost, lost_sum = 0;
+	struct lrb_event *ev;
+	struct lrb_stats st;
+	u32 seq, last = 0;
+	char pages[64];
+	size_t n = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, snap);
+	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
+	KUNIT_ASSERT_NOT_NULL(test, lrb_consume(sc->tb->b, sc->cpu, NULL, NULL));
+	sc_snap(sc, "rst 343-361",
+		"the reader swapped in the commit page: the commit is on the reader page",
+		"p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 commit=p1 tail=p1 head=p2");
+	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 1));
+	sc_snap(sc, "rst text 694-697",
+		"a write leaves the reader page: the commit follows it into the ring",
+		"p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 commit=p2 tail=p2 head=p2");
+	for (i = 0; i < laps; i++) {
+		KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 2 + i));
+		KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(sc->tb->b, sc->cpu, snap));
+		if (snap->commit == snap->reader)
+			on_reader++;
+		n += scnprintf(pages + n, sizeof(pages) - n, " p%u", snap->commit);
+	}
+	lrb_kunit_line(test, "commit page after each of %u more writes:%s", laps,
+		       pages);
+	KUNIT_EXPECT_EQ_MSG(test, on_reader, 0U,
+			    "the commit went back on the reader page %u times",
+			    on_reader);
+	sc_snap(sc, "rst text 694-697",
+		"the writers went round the ring twice: the commit never came back to p1",
+		"p4 -H-> p0 --> p2 --> p3 -->",
+		"reader=p1 commit=p4 tail=p4 head=p0 overrun=7 pages_lost=7");
+	/* The reader drains the ring and takes the commit page with the last one */
+	for (i = 0; (ev = lrb_consume(sc->tb->b, sc->cpu, NULL, &lost)); i++) {
+		seq = lrb_kunit_payload_seq(lrb_event_data(ev));
+		KUNIT_EXPECT_TRUE_MSG(test, lrb_kunit_payload_ok(lrb_event_data(ev),
+								 BIG, seq),
+				      "event %u torn", i);
+		KUNIT_EXPECT_GT_MSG(test, seq, last, "event %u out of order", i);
+		last = seq;
+		lost_sum += lost;
+	}
+	sc_snap(sc, "rst text 695-697",
+		"a reader swapped in the page the commit is on: the commit is on the reader page again",
+		"p0 --> p2 --> p3 -H-> p1 -->", "reader=p4 commit=p4 tail=p4 head=p1");
+	lrb_stats_cpu(sc->tb->b, sc->cpu, &st);
+	KUNIT_EXPECT_EQ(test, i, 4U);
+	KUNIT_EXPECT_EQ(test, last, laps + 1);
+	KUNIT_EXPECT_EQ(test, lost_sum, st.overrun);
+	sc_report(sc);
+	lrb_kunit_line(test, "read back %u events in order, payloads intact, loss reported",
+		       i);
+}
+
+/* ---- two readers -------------------------------------------------------- */
+
+enum second_reader_api {
+	SECOND_CONSUME,
+	SECOND_PEEK,
+	SECOND_READ_PAGE,
+	SECOND_ITERATE,
+	SECOND_EMPTY,
+};
+
+enum { SECOND_STARTING, SECOND_READY, SECOND_GO, SECOND_DONE };
+
+/* A reader of the scenario's CPU buffer, on another CPU */
+struct second_reader {
+	struct scenario		*sc;
+	enum second_reader_api	api;
+	atomic_t		stage;
+	bool			contended;
+	int			foreign_in_pause;
+	bool			timed_out;
+	/* what it got */
+	bool			got_event;
+	u32			seq;
+	unsigned int		len;
+	bool			empty;
+	struct completion	done;
+	struct task_struct	*task;
+};
+
+static bool second_wait(struct second_reader *sr, int stage)
+{
+	u64 deadline = local_clock() + SC_WAIT_NS;
+
+	while (atomic_read_acquire(&sr->stage) < stage) {
+		if (local_clock() > deadline)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+static void second_got(struct second_reader *sr, struct lrb_event *ev)
+{
+	if (!ev)
+		return;
+	sr->got_event = true;
+	sr->len = lrb_event_length(ev);
+	sr->seq = lrb_kunit_payload_seq(lrb_event_data(ev));
+}
+
+static int second_reader_fn(void *data)
+{
+	struct second_reader *sr = data;
+	struct lrb_buffer *b = sr->sc->tb->b;
+	int cpu = sr->sc->cpu;
+	struct lrb_iter *iter = NULL;
+	void *page = NULL;
+	int ret;
+
+	/* Whatever may sleep happens before the first reader holds the lock */
+	if (sr->api == SECOND_READ_PAGE)
+		page = lrb_alloc_read_page(b, cpu);
+	if (sr->api == SECOND_ITERATE)
+		iter = lrb_read_start(b, cpu);
+	atomic_set_release(&sr->stage, SECOND_READY);
+	if (!second_wait(sr, SECOND_GO)) {
+		sr->timed_out = true;
+		goto out;
+	}
+	switch (sr->api) {
+	case SECOND_CONSUME:
+		second_got(sr, lrb_consume(b, cpu, NULL, NULL));
+		break;
+	case SECOND_PEEK:
+		second_got(sr, lrb_peek(b, cpu, NULL, NULL));
+		break;
+	case SECOND_READ_PAGE:
+		if (IS_ERR_OR_NULL(page))
+			break;
+		ret = lrb_read_page(b, &page, PAGE_SIZE, cpu, false);
+		if (ret > 0)
+			second_got(sr, (struct lrb_event *)
+				   ((struct lrb_data_page *)page)->data);
+		break;
+	case SECOND_ITERATE:
+		if (!IS_ERR_OR_NULL(iter))
+			second_got(sr, lrb_iter_peek(iter, NULL));
+		break;
+	case SECOND_EMPTY:
+		sr->empty = lrb_empty_cpu(b, cpu);
+		break;
+	}
+out:
+	if (!IS_ERR_OR_NULL(iter))
+		lrb_read_finish(iter);
+	lrb_free_read_page(b, cpu, page);
+	atomic_set_release(&sr->stage, SECOND_DONE);
+	complete(&sr->done);
+	lrb_kunit_wait_for_stop();
+	return 0;
+}
+
+/*
+ * The first reader, holding the reader lock in the middle of its swap, lets
+ * the second one go and waits until it is spinning on the lock: a second
+ * reader that got in instead would call the hooks from its CPU.
+ */
+static void second_reader_pause(struct scenario *sc)
+{
+	struct second_reader *sr = sc->data;
+	u64 deadline = local_clock() + SC_WAIT_NS;
+	int before = atomic_read(&sc->foreign);
+
+	atomic_set_release(&sr->stage, SECOND_GO);
+	while (atomic_read(&sc->foreign) == before &&
+	       !lrb_test_reader_lock_contended(sc->tb->b, sc->cpu)) {
+		if (local_clock() > deadline) {
+			sr->timed_out = true;
+			break;
+		}
+		cpu_relax();
+	}
+	sr->contended = lrb_test_reader_lock_contended(sc->tb->b, sc->cpu);
+	sr->foreign_in_pause = atomic_read(&sc->foreign) - before;
+}
+
+static void second_reader_stop(void *data)
+{
+	struct second_reader *sr = data;
+
+	if (sr->task)
+		kthread_stop(sr->task);
+}
+
+static const char * const second_api_names[] = {
+	[SECOND_CONSUME] = "lrb_consume()",
+	[SECOND_PEEK] = "lrb_peek()",
+	[SECOND_READ_PAGE] = "lrb_read_page()",
+	[SECOND_ITERATE] = "lrb_iter_peek()",
+	[SECOND_EMPTY] = "lrb_empty_cpu()",
+};
+
+/*
+ * No two readers run at the same time: a reader in the middle of its swap
+ * holds the reader lock, and a second reader of the same CPU buffer, on
+ * another CPU, waits for it. Neither sees a half-swapped ring.
+ */
+static void sc_two_readers(struct kunit *test, enum second_reader_api api)
+{
+	struct scenario *sc;
+	struct second_reader *sr;
+	struct lrb_event *ev;
+	int other;
+	static const u32 seqs[] = { 1 }, lens[] = { S };
+	bool consumed = api == SECOND_CONSUME || api == SECOND_READ_PAGE;
+	bool swapped = consumed || api == SECOND_PEEK;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second reader on another CPU, %u online",
+			   num_online_cpus());
+	sc = sc_start(test, 0, RST ", section \"" GENERIC "\", lines 97-102, and section \""
+		      LOCKLESS "\", lines 483-486", 1);
+	sr = kunit_kzalloc(test, sizeof(*sr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sr);
+	sr->sc = sc;
+	sr->api = api;
+	init_completion(&sr->done);
+	sc->data = sr;
+
+	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 0));
+	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 1));
+	other = cpumask_any_but(cpu_online_mask, sc->cpu);
+	KUNIT_ASSERT_LT(test, other, nr_cpu_ids);
+	sr->task = kthread_run_on_cpu(second_reader_fn, sr, other,
+				      "lrb_design/%u");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sr->task);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, second_reader_stop, sr));
+	KUNIT_ASSERT_TRUE(test, second_wait(sr, SECOND_READY));
+
+	sc_add(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst 525-540",
+	       "the first reader swapped and holds the reader lock: the ring is half-swapped; the second reader comes in",
+	       "p0 -H-> p2 --> p3 --> p4 -->", "staleprev=p2:p1 rule=p1 head=p2")->pause =
+		second_reader_pause;
+	sc_add(sc, 0, LRB_HOOK_READER_DONE, 1, "rst 542-556",
+	       "the first reader finishes its swap; only then can the second one take the lock",
+	       "p0 -H-> p2 --> p3 --> p4 -->", "head=p2 reader=p0");
+	ev = lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
+	KUNIT_EXPECT_TRUE_MSG(test, wait_for_completion_timeout(&sr->done,
+								nsecs_to_jiffies(SC_WAIT_NS)),
+			      "the second reader did not finish");
+	if (swapped)
+		sc_snap(sc, "rst text 97-99",
+			"both readers done, one after the other: the second one swapped p2 in",
+			"p0 --> p1 -H-> p3 --> p4 -->", consumed ?
+			"reader=p2 head=p3 read=2" : "reader=p2 head=p3 read=1");
+	else
+		sc_snap(sc, "rst text 97-99",
+			"both readers done, one after the other: the second one only looked",
+			"p0 -H-> p2 --> p3 --> p4 -->", "reader=p1 head=p2 read=1");
+	sc_report(sc);
+
+	lrb_kunit_line(test,
+		       "second reader (%s on CPU %d): %s while the first held the reader lock, %s",
+		       second_api_names[api], other,
+		       sr->contended ? "spun on the lock" : "DID NOT wait",
+		       sr->foreign_in_pause ? "and got in" : "no hook of it ran meanwhile");
+	KUNIT_EXPECT_FALSE_MSG(test, sr->timed_out,
+			       "the second reader never waited for the lock");
+	KUNIT_EXPECT_TRUE_MSG(test, sr->contended,
+			      "the second reader was not waiting for the reader lock");
+	KUNIT_EXPECT_EQ_MSG(test, sr->foreign_in_pause, 0,
+			    "the second reader ran inside the first one's swap");
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev), BIG, 0));
+	if (api == SECOND_EMPTY) {
+		KUNIT_EXPECT_FALSE(test, sr->empty);
+	} else {
+		KUNIT_EXPECT_TRUE_MSG(test, sr->got_event, "the second reader got no event");
+		KUNIT_EXPECT_EQ(test, sr->seq, 1U);
+		KUNIT_EXPECT_EQ(test, sr->len, (unsigned int)S);
+	}
+	sc_read(sc, seqs, lens, consumed ? 0 : 1, -1, 0);
+}
+
+static void two_readers_consume(struct kunit *test)
+{
+	sc_two_readers(test, SECOND_CONSUME);
+}
+
+static void two_readers_peek(struct kunit *test)
+{
+	sc_two_readers(test, SECOND_PEEK);
+}
+
+static void two_readers_read_page(struct kunit *test)
+{
+	sc_two_readers(test, SECOND_READ_PAGE);
+}
+
+static void two_readers_iterate(struct kunit *test)
+{
+	sc_two_readers(test, SECOND_ITERATE);
+}
+
+static void two_readers_empty(struct kunit *test)
+{
+	sc_two_readers(test, SECOND_EMPTY);
+}
+
+/* ---- nested writes ------------------------------------------------------ */
+
+/* A nested writer moved the tail; the outer cmpxchg fails */
 static void nested_writer_moved_tail(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, "665-709");
+	struct scenario *sc = sc_start(test, 0, RST ", section \"" NESTED
+				       "\", lines 703-743", 4);
 	static const u32 seqs[] = { 0, 2, 1 }, lens[] = { 3000, S, 2000 };
 	struct step *st;
 
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, 3000, 0));
-	sc_add(sc, 0, LRB_HOOK_MOVE_TAIL, 1,
+	sc_add(sc, 0, LRB_HOOK_MOVE_TAIL, 1, "rst text 707-712",
 	       "temp page = tail page: the reserve ran off its end",
-	       RING_START, "tail=p1");
-	st = sc_add(sc, 0, LRB_HOOK_TAIL_BEFORE, 1,
+	       "p4 -H-> p1 --> p2 --> p3 -->", "tail=p1");
+	st = sc_add(sc, 0, LRB_HOOK_TAIL_BEFORE, 1, "rst 719-728",
 		    "about to cmpxchg the tail from temp page to its next; a nested write comes in",
-		    RING_START, "tail=p1 p2.write=0");
+		    "p4 -H-> p1 --> p2 --> p3 -->", "tail=p1 p2.write=0");
 	sc_nest(st, S, 2);
-	sc_add(sc, 0, LRB_HOOK_TAIL_AFTER, 1,
+	sc_add(sc, 0, LRB_HOOK_TAIL_AFTER, 1, "rst 732-739",
 	       "the nested writer moved the tail: the outer cmpxchg failed",
-	       RING_START, "tail=p2 p2.write=12");
+	       "p4 -H-> p1 --> p2 --> p3 -->", "tail=p2 p2.write=12");
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, 2000, 1));
-	sc_snap(sc, "the outer writer tried again on the new tail page",
-		RING_START, "tail=p2 commit=p2 p2.write=2020 p1.write=4080");
+	sc_snap(sc, "rst text 741-743",
+		"the outer writer tried again on the new tail page",
+		"p4 -H-> p1 --> p2 --> p3 -->",
+		"tail=p2 commit=p2 p2.write=2020 p1.write=4080");
 	sc_report(sc);
 	sc_read(sc, seqs, lens, 3, -1, 0);
 }
 
-/* Lines 710-770: the nested writer sees UPDATE and leaves it to the outer */
+/* The nested writer sees UPDATE and leaves it to the outer writer */
 static void nested_head_push(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, "710-770");
+	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+				       NESTED "\", lines 745-803", 3);
 	static const u32 seqs[] = { 2, 3, 5, 4 }, lens[] = { BIG, BIG, BIG, BIG };
 	struct step *st;
 
 	sc_fill(sc);
-	st = sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1,
+	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "rst 747-753",
+	       "the tail page meets the head page",
+	       "p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1");
+	st = sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 757-763",
 		    "the writer converts the head page pointer to UPDATE; a nested writer comes in",
-		    "p1 --> p2 --> p3 --> p4 -U->", "tail=p4");
+		    "p3 --> p4 -U-> p1 --> p2 -->", "tail=p4");
 	sc_nest(st, BIG, 5);
-	sc_add(sc, 1, LRB_HOOK_HEAD_UPDATE_AFTER, 1,
+	sc_add(sc, 1, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst text 765-769",
 	       "the nested writer finds UPDATE, not HEADER: it knows it is nested",
-	       "p1 --> p2 --> p3 --> p4 -U->", "tail=p4");
-	sc_add(sc, 1, LRB_HOOK_NEW_HEAD_AFTER, 1,
+	       "p3 --> p4 -U-> p1 --> p2 -->", "tail=p4");
+	sc_add(sc, 1, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 773-779",
 	       "the nested writer sets the new head page pointer",
-	       "p1 -H-> p2 --> p3 --> p4 -U->", "tail=p4 head=p2");
-	sc_add(sc, 1, LRB_HOOK_TAIL_AFTER, 1,
+	       "p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p4 head=p2");
+	sc_add(sc, 1, LRB_HOOK_TAIL_AFTER, 1, "rst 785-791",
 	       "it moves the tail but does not reset UPDATE",
-	       "p1 -H-> p2 --> p3 --> p4 -U->", "tail=p1 head=p2");
-	sc_add(sc, 0, LRB_HOOK_HEAD_NORMAL_BEFORE, 1,
+	       "p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p1 head=p2");
+	sc_add(sc, 0, LRB_HOOK_HEAD_NORMAL_BEFORE, 1, "rst 785-791",
 	       "back in the outer writer, which found the new head set already",
-	       "p1 -H-> p2 --> p3 --> p4 -U->", "tail=p1 head=p2");
-	sc_add(sc, 0, LRB_HOOK_MOVE_TAIL, 2,
+	       "p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p1 head=p2");
+	sc_add(sc, 0, LRB_HOOK_MOVE_TAIL, 2, "rst 797-803",
 	       "the outermost writer converted UPDATE to NORMAL; the tail had moved, it retries",
-	       "p1 -H-> p2 --> p3 --> p4 -->", "tail=p1 head=p2");
+	       "p3 --> p4 --> p1 -H-> p2 -->", "tail=p1 head=p2");
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 4));
-	sc_snap(sc, "the outer writer pushed the next head for its own event",
-		"p1 --> p2 -H-> p3 --> p4 -->", "tail=p2 head=p3 overrun=2 pages_lost=2");
+	sc_snap(sc, "rst text 741-743",
+		"the outer writer pushed the next head for its own event",
+		"p3 --> p4 --> p1 --> p2 -H->", "tail=p2 head=p3 overrun=2 pages_lost=2");
 	sc_report(sc);
 	sc_read(sc, seqs, lens, 4, 0, 2);
 }
 
-/* Lines 771-949: three nested writers; the first one's stale HEADER */
+/* Three nested writers; the first one's stale HEADER */
 static void three_nested_writers_stale_header(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, "771-949");
+	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+				       NESTED "\", lines 806-983", 3);
 	static const u32 seqs[] = { 2, 3, 6, 7, 5, 4 },
 			 lens[] = { BIG, BIG, BIG, S, S, S };
 	struct step *st;
 
 	sc_fill(sc);
-	st = sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1,
+	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "rst 810-818",
+	       "(first writer) the tail page meets the head page",
+	       "p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1");
+	st = sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 822-828",
 		    "(first writer) converts the head page pointer to UPDATE",
-		    "p1 --> p2 --> p3 --> p4 -U->", "tail=p4");
+		    "p3 --> p4 -U-> p1 --> p2 -->", "tail=p4");
 	sc_nest(st, S, 5);
-	sc_add(sc, 1, LRB_HOOK_NEW_HEAD_AFTER, 1,
+	sc_add(sc, 1, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 833-841",
 	       "(second writer) sees the update and sets up the new head page",
-	       "p1 -H-> p2 --> p3 --> p4 -U->", "tail=p4 head=p2");
-	st = sc_add(sc, 1, LRB_HOOK_TAIL_AFTER, 1,
+	       "p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p4 head=p2");
+	st = sc_add(sc, 1, LRB_HOOK_TAIL_AFTER, 1, "rst 846-852",
 		    "(second writer) moves the tail forward, leaves UPDATE; another writer preempts",
-		    "p1 -H-> p2 --> p3 --> p4 -U->", "tail=p1 head=p2");
+		    "p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p1 head=p2");
 	sc_nest(st, BIG, 6);
 	sc_nest(st, S, 7);
-	sc_add(sc, 2, LRB_HOOK_HEAD_UPDATE_AFTER, 1,
+	sc_add(sc, 2, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 857-865",
 	       "(third writer) sees the head after the tail, HEAD to UPDATE",
-	       "p1 -U-> p2 --> p3 --> p4 -U->", "tail=p1 nrU=2");
-	sc_add(sc, 2, LRB_HOOK_NEW_HEAD_AFTER, 1,
+	       "p3 --> p4 -U-> p1 -U-> p2 -->", "tail=p1 nrU=2");
+	sc_add(sc, 2, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 870-878",
 	       "(third writer) moves the head page forward",
-	       "p1 -U-> p2 -H-> p3 --> p4 -U->", "tail=p1 head=p3");
-	sc_add(sc, 2, LRB_HOOK_TAIL_BEFORE, 1,
+	       "p3 --> p4 -U-> p1 -U-> p2 -H->", "tail=p1 head=p3");
+	sc_add(sc, 2, LRB_HOOK_TAIL_BEFORE, 1, "rst 884-892",
 	       "(third writer) set its UPDATE back to NORMAL",
-	       "p1 --> p2 -H-> p3 --> p4 -U->", "tail=p1 head=p3");
-	sc_add(sc, 2, LRB_HOOK_TAIL_AFTER, 1,
+	       "p3 --> p4 -U-> p1 --> p2 -H->", "tail=p1 head=p3");
+	sc_add(sc, 2, LRB_HOOK_TAIL_AFTER, 1, "rst 898-906",
 	       "(third writer) moves the tail and returns to the second writer",
-	       "p1 --> p2 -H-> p3 --> p4 -U->", "tail=p2");
-	sc_add(sc, 0, LRB_HOOK_NEW_HEAD_AFTER, 1,
+	       "p3 --> p4 -U-> p1 --> p2 -H->", "tail=p2");
+	sc_add(sc, 1, LRB_HOOK_RESERVED, 2, "rst text 909-911",
+	       "(second writer) the tail had moved: it tries again and adds its data to the new tail page",
+	       "p3 --> p4 -U-> p1 --> p2 -H->", "tail=p2 p2.write=24");
+	sc_add(sc, 0, LRB_HOOK_NEW_HEAD_BEFORE, 1, "rst 914-922",
+	       "(first writer) back, not knowing the tail moved",
+	       "p3 --> p4 -U-> p1 --> p2 -H->", "tail=p2 head=p3");
+	sc_add(sc, 0, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 929-937",
 	       "(first writer) sets what it thinks is the new head: two HEADERs",
-	       "p1 -H-> p2 -H-> p3 --> p4 -U->", "tail=p2 nrH=2");
-	sc_add(sc, 0, LRB_HOOK_STALE_HEAD, 1,
+	       "p3 --> p4 -U-> p1 -H-> p2 -H->", "tail=p2 nrH=2");
+	sc_add(sc, 0, LRB_HOOK_STALE_HEAD, 1, "rst 945-953",
 	       "(first writer) the tail is neither at A (p4) nor at B (p1): reset it",
-	       "p1 -H-> p2 -H-> p3 --> p4 -U->", "tail=p2");
-	sc_add(sc, 0, LRB_HOOK_HEAD_NORMAL_BEFORE, 1,
+	       "p3 --> p4 -U-> p1 -H-> p2 -H->", "tail=p2");
+	sc_add(sc, 0, LRB_HOOK_HEAD_NORMAL_BEFORE, 1, "rst 960-968",
 	       "(first writer) only its UPDATE is left to clear",
-	       "p1 --> p2 -H-> p3 --> p4 -U->", "tail=p2 head=p3 nrH=1");
+	       "p3 --> p4 -U-> p1 --> p2 -H->", "tail=p2 head=p3 nrH=1");
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 4));
-	sc_snap(sc, "(first writer) done: one HEADER, no UPDATE, its event on the new tail page",
-		"p1 --> p2 -H-> p3 --> p4 -->",
+	sc_snap(sc, "rst 975-983",
+		"(first writer) done: one HEADER, no UPDATE, its event on the new tail page",
+		"p3 --> p4 --> p1 --> p2 -H->",
 		"tail=p2 commit=p2 head=p3 overrun=2 pages_lost=2 p2.write=36");
 	sc_report(sc);
 	sc_read(sc, seqs, lens, 6, 0, 2);
 }
 
 /*
- * 003-patch-ring-buffer-make-lockless.patch, the T/N/R drawing: a reader
- * swapped, and before it fixed the new head's prev a writer moved onto the
- * page the reader put in the ring, and beyond.
+ * kernel/trace/ring_buffer.c's T/N/R drawing (the comment on why the head
+ * page's prev pointer cannot be trusted): a reader swapped, and before it
+ * fixed the new head's prev a writer moved onto the page the reader put in
+ * the ring, and beyond.
  */
 static void head_prev_not_trusted(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, "003 patch, T N R");
+	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE,
+				       "kernel/trace/ring_buffer.c, lines 1223-1250; " RST
+				       ", section \"" LOCKLESS "\", lines 571-576", 4);
 	static const u32 seqs[] = { 2, 3, 4, 5 }, lens[] = { BIG, BIG, BIG, BIG };
 	struct lrb_event *ev;
 	unsigned long lost;
 	struct step *st;
 
 	sc_fill(sc);
-	st = sc_add(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1,
+	st = sc_add(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst text 571-576",
 		    "the reader swapped p0 in; N (p2) still has the old page R (p1) as prev; a writer preempts",
-		    "p0 -H-> p2 --> p3 --> p4 -->", "staleprev=p2:p1 tail=p4 rule=p1");
+		    "p4 --> p0 -H-> p2 --> p3 -->", "staleprev=p2:p1 tail=p4 rule=p1");
 	sc_nest(st, BIG, 4);
 	sc_nest(st, BIG, 5);
-	sc_add(sc, 1, LRB_HOOK_HEAD_UPDATE_BEFORE, 1,
+	sc_add(sc, 1, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "ring_buffer.c 1225-1232",
 	       "the writer is on T (p0, the page the reader added) and about to move again: T -X-> N",
-	       "p0 -H-> p2 --> p3 --> p4 -->", "tail=p0 head=p2 staleprev=p2:p1");
-	sc_add(sc, 1, LRB_HOOK_TAIL_AFTER, 2,
+	       "p4 --> p0 -H-> p2 --> p3 -->", "tail=p0 head=p2 staleprev=p2:p1");
+	sc_add(sc, 1, LRB_HOOK_TAIL_AFTER, 2, "ring_buffer.c 1241-1250",
 	       "it found the head through T's next, never N's prev, and moved past it",
-	       "p0 --> p2 -H-> p3 --> p4 -->", "tail=p2 head=p3 staleprev=p2:p1");
-	sc_add(sc, 0, LRB_HOOK_READER_DONE, 1,
+	       "p4 --> p0 --> p2 -H-> p3 -->", "tail=p2 head=p3 staleprev=p2:p1");
+	sc_add(sc, 0, LRB_HOOK_READER_DONE, 1, "ring_buffer.c 1248-1250",
 	       "the reader fixes N's prev: only temporarily wrong",
-	       "p0 --> p2 -H-> p3 --> p4 -->", "tail=p2 head=p3");
+	       "p4 --> p0 --> p2 -H-> p3 -->", "tail=p2 head=p3");
 	ev = lrb_consume(sc->tb->b, sc->cpu, NULL, &lost);
 	sc_report(sc);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
@@ -792,15 +1279,23 @@ static struct kunit_case lrb_design_cases[] = {
 	KUNIT_CASE(swap_commit_and_tail_page),
 	KUNIT_CASE(reserve_nested_commit_pending),
 	KUNIT_CASE(tail_ahead_of_commit),
+	KUNIT_CASE(tail_catches_commit_overwrite),
+	KUNIT_CASE(tail_catches_commit_prodcons),
 	KUNIT_CASE(commit_on_reader_page_head_stays),
 	KUNIT_CASE(reader_meets_last_full_commit),
 	KUNIT_CASE(overwrite_tail_pushes_head),
 	KUNIT_CASE(producer_consumer_write_fails),
 	KUNIT_CASE(header_flag_turns_update),
+	KUNIT_CASE(two_readers_consume),
+	KUNIT_CASE(two_readers_peek),
+	KUNIT_CASE(two_readers_read_page),
+	KUNIT_CASE(two_readers_iterate),
+	KUNIT_CASE(two_readers_empty),
 	KUNIT_CASE(reader_swap_retries_when_head_moved),
 	KUNIT_CASE(reader_page_recognised_by_prev),
 	KUNIT_CASE(writer_pushes_head),
 	KUNIT_CASE(tail_wraps_commit_on_reader_page),
+	KUNIT_CASE(commit_leaves_reader_page_for_good),
 	KUNIT_CASE(nested_writer_moved_tail),
 	KUNIT_CASE(nested_head_push),
 	KUNIT_CASE(three_nested_writers_stale_header),

@@ -6,8 +6,12 @@
  * is raised on the writer's CPU and the writer waits at that point, with a
  * bounded spin, until the interrupt has written: the nested write runs in
  * real interrupt context exactly there. Then the same checks as lrb_nesting.
- * A last case lets an hrtimer write at arbitrary moments while the task
- * writes in a loop.
+ * The head points are reached in overwrite mode only, so producer/consumer
+ * cases exist for the other points; a case whose point is never reached,
+ * whose interrupt never comes or never writes, fails. A last case lets an
+ * hrtimer write at arbitrary moments while the task writes in a loop, and
+ * fails unless some of those writes came in while the task held a
+ * reservation.
  */
 
 #include <kunit/test.h>
@@ -60,6 +64,7 @@ struct irq_param {
 };
 
 static struct irq_param irq_params[2 * 2 * ARRAY_SIZE(irq_points)];
+static unsigned int irq_nr_params;
 
 struct irq_run {
 	struct lrb_buffer	*b;
@@ -249,6 +254,9 @@ static void irq_at_hook_points(struct kunit *test)
 			reached++;
 		KUNIT_EXPECT_FALSE_MSG(test, r->timed_out,
 				       "state %u: the interrupt never came", state);
+		KUNIT_EXPECT_FALSE_MSG(test, r->irqs_were_off,
+				       "state %u: interrupts were off at %s: no hardirq can come in there",
+				       state, lrb_hook_name(r->point));
 		if (atomic_read(&r->done))
 			KUNIT_EXPECT_TRUE_MSG(test, r->in_irq_ctx,
 					      "state %u: nested write not in %s context",
@@ -264,6 +272,9 @@ static void irq_at_hook_points(struct kunit *test)
 	}
 	kunit_info(test, "%s: %u runs, %u with the interrupt writing at the point",
 		   p->name, runs, reached);
+	KUNIT_EXPECT_GT_MSG(test, reached, 0U,
+			    "%s: no run reached %s with an interrupt writing there: the case injects nothing",
+			    p->name, lrb_hook_name(irq_points[p->point]));
 }
 
 static const void *irq_gen_params(const void *prev, char *desc)
@@ -271,7 +282,7 @@ static const void *irq_gen_params(const void *prev, char *desc)
 	const struct irq_param *p = prev;
 
 	p = p ? p + 1 : irq_params;
-	if (p >= irq_params + ARRAY_SIZE(irq_params))
+	if (p >= irq_params + irq_nr_params)
 		return NULL;
 	strscpy(desc, p->name, KUNIT_PARAM_DESC_SIZE);
 	return p;
@@ -281,6 +292,9 @@ static const void *irq_gen_params(const void *prev, char *desc)
 
 #define TASK_TAG	0x10000000U
 
+/* What the task writer is doing when the hrtimer fires */
+enum hr_task_state { HR_IDLE, HR_WRITING, HR_RESERVED };
+
 struct hr_ctx {
 	struct hrtimer		timer;
 	struct lrb_buffer	*b;
@@ -289,6 +303,7 @@ struct hr_ctx {
 	unsigned long		irq_ok;
 	unsigned long		irq_failed;
 	unsigned long		irq_nested;
+	unsigned long		irq_in_reservation;
 	u32			irq_seq;
 	bool			stop;
 };
@@ -299,8 +314,12 @@ static enum hrtimer_restart hr_fn(struct hrtimer *t)
 	struct lrb_event *ev;
 
 	if (smp_processor_id() == h->cpu) {
-		if (atomic_read(&h->task_writing))
+		int task = atomic_read(&h->task_writing);
+
+		if (task != HR_IDLE)
 			h->irq_nested++;
+		if (task == HR_RESERVED)
+			h->irq_in_reservation++;
 		ev = lrb_lock_reserve(h->b, 24);
 		if (ev) {
 			lrb_kunit_fill(lrb_event_data(ev), 24, h->irq_seq++);
@@ -342,18 +361,19 @@ static void hrtimer_writes_at_arbitrary_moments(struct kunit *test)
 	while (local_clock() < end) {
 		unsigned int len = 8 + (task_seq % 13) * 20;
 
-		atomic_set(&h->task_writing, 1);
+		atomic_set(&h->task_writing, HR_WRITING);
 		ev = lrb_lock_reserve(h->b, len);
 		if (ev) {
+			/* an interrupt from here on nests between reserve and commit */
+			atomic_set(&h->task_writing, HR_RESERVED);
 			lrb_kunit_fill(lrb_event_data(ev), len, TASK_TAG | task_seq);
 			task_seq++;
-			/* an interrupt in here nests between reserve and commit */
 			lrb_unlock_commit(h->b, ev);
 			task_ok++;
 		} else {
 			task_failed++;
 		}
-		atomic_set(&h->task_writing, 0);
+		atomic_set(&h->task_writing, HR_IDLE);
 	}
 	WRITE_ONCE(h->stop, true);
 	hrtimer_cancel(&h->timer);
@@ -391,22 +411,32 @@ static void hrtimer_writes_at_arbitrary_moments(struct kunit *test)
 			task_failed + h->irq_failed);
 	KUNIT_EXPECT_EQ(test, read + st.overrun, st.committed);
 	KUNIT_EXPECT_EQ(test, lost_sum, st.overrun);
-	KUNIT_EXPECT_GT(test, h->irq_ok, 0UL);
-	kunit_info(test, "task wrote %lu, hrtimer wrote %lu (%lu of them inside a task write), read %lu, overwritten %lu, dropped %lu",
-		   task_ok, h->irq_ok, h->irq_nested, read, st.overrun,
-		   st.dropped + st.commit_overrun);
+	kunit_info(test, "task wrote %lu, hrtimer wrote %lu (%lu of them inside a task write, %lu while the task held a reservation), read %lu, overwritten %lu, dropped %lu",
+		   task_ok, h->irq_ok, h->irq_nested, h->irq_in_reservation, read,
+		   st.overrun, st.dropped + st.commit_overrun);
+	KUNIT_EXPECT_GT_MSG(test, task_ok, 0UL, "the task wrote nothing");
+	KUNIT_EXPECT_GT_MSG(test, h->irq_in_reservation, 0UL,
+			    "no hrtimer write came in while the task held a reservation: nothing nested");
+	KUNIT_EXPECT_GT_MSG(test, st.overrun, 0UL,
+			    "the writers never went round the ring: nothing was overwritten");
 	lrb_free(h->b);
 }
 
 static int irq_suite_init(struct kunit_suite *suite)
 {
-	unsigned int k, m, pt, i = 0;
+	unsigned int k, m, pt;
 
+	irq_nr_params = 0;
 	for (k = 0; k < 2; k++)
 		for (m = 0; m < 2; m++)
-			for (pt = 0; pt < ARRAY_SIZE(irq_points); pt++, i++) {
-				struct irq_param *p = &irq_params[i];
+			for (pt = 0; pt < ARRAY_SIZE(irq_points); pt++) {
+				struct irq_param *p;
 
+				/* The head handling is overwrite mode's only */
+				if (!m && irq_points[pt] >= LRB_HOOK_HEAD_UPDATE_BEFORE &&
+				    irq_points[pt] <= LRB_HOOK_HEAD_NORMAL_BEFORE)
+					continue;
+				p = &irq_params[irq_nr_params++];
 				p->kind = k ? KIND_NMI : KIND_HARDIRQ;
 				p->flags = m ? LRB_FL_OVERWRITE : 0;
 				p->point = pt;

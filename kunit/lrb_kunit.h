@@ -57,6 +57,8 @@ void lrb_kunit_clock_set(u64 value);
 
 void lrb_kunit_render(struct kunit *test, const struct lrb_snapshot *snap,
 		      const char *title);
+void lrb_kunit_render_from(struct kunit *test, const struct lrb_snapshot *snap,
+			   const char *title, unsigned int first);
 void lrb_kunit_dump(struct kunit *test, struct lrb_buffer *b, int cpu,
 		    const char *title);
 bool lrb_kunit_ring_sane(struct kunit *test, struct lrb_buffer *b, int cpu);

@@ -509,42 +509,44 @@ int lrb_kunit_pin_current(struct kunit *test)
 
 /* ---- the ring in the design document's notation ------------------------- */
 
-#define LRB_LINE	400
-#define LRB_MARGIN	12	/* column of the first ring box */
-#define LRB_STRIDE	10	/* box (6) + arrow (4) */
+#define LRB_KUNIT_CANVAS_WIDTH	400
+#define LRB_KUNIT_CANVAS_MARGIN	12	/* column of the first ring box */
+#define LRB_KUNIT_CANVAS_STRIDE	10	/* box (6) + arrow (4) */
 
-struct lrb_canvas {
-	char	line[7][LRB_LINE];
+struct lrb_kunit_canvas {
+	char	line[7][LRB_KUNIT_CANVAS_WIDTH];
 };
 
-static void lrb_canvas_init(struct lrb_canvas *c)
+static void lrb_kunit_canvas_init(struct lrb_kunit_canvas *c)
 {
 	memset(c->line, ' ', sizeof(c->line));
 }
 
-static void lrb_put(struct lrb_canvas *c, int row, int col, const char *s)
+static void lrb_kunit_canvas_put(struct lrb_kunit_canvas *c, int row, int col,
+				 const char *s)
 {
 	int n = strlen(s);
 
-	if (col < 0 || col + n >= LRB_LINE - 1)
+	if (col < 0 || col + n >= LRB_KUNIT_CANVAS_WIDTH - 1)
 		return;
 	memcpy(&c->line[row][col], s, n);
 }
 
-static void lrb_canvas_print(struct kunit *test, struct lrb_canvas *c,
-			     int rows)
+static void lrb_kunit_canvas_print(struct kunit *test,
+				   struct lrb_kunit_canvas *c, int rows)
 {
 	int r, end;
 
 	for (r = 0; r < rows; r++) {
-		for (end = LRB_LINE - 2; end > 0 && c->line[r][end] == ' '; end--)
+		for (end = LRB_KUNIT_CANVAS_WIDTH - 2;
+		     end > 0 && c->line[r][end] == ' '; end--)
 			;
 		c->line[r][end + 1] = '\0';
 		lrb_kunit_line(test, "%s", c->line[r]);
 	}
 }
 
-static const char *lrb_arrow(unsigned int flags)
+static const char *lrb_kunit_arrow(unsigned int flags)
 {
 	switch (flags) {
 	case LRB_SNAP_HEADER:
@@ -557,8 +559,8 @@ static const char *lrb_arrow(unsigned int flags)
 }
 
 /* "tail,commit" style label of the markers on a page */
-static void lrb_markers(const struct lrb_snapshot *snap, unsigned int id,
-			char *buf, size_t len)
+static void lrb_kunit_markers(const struct lrb_snapshot *snap, unsigned int id,
+			      char *buf, size_t len)
 {
 	static const char * const names[] = { "head", "tail", "commit" };
 	unsigned int ids[] = { snap->head, snap->tail, snap->commit };
@@ -574,7 +576,7 @@ static void lrb_markers(const struct lrb_snapshot *snap, unsigned int id,
 	}
 }
 
-static int lrb_ring_pos(const struct lrb_snapshot *snap, unsigned int id)
+static int lrb_kunit_ring_pos(const struct lrb_snapshot *snap, unsigned int id)
 {
 	unsigned int i;
 
@@ -584,10 +586,24 @@ static int lrb_ring_pos(const struct lrb_snapshot *snap, unsigned int id)
 	return -1;
 }
 
-/* The page outside the ring: the reader page, or the one a swap takes */
-static void lrb_render_reader(struct kunit *test, struct lrb_canvas *c,
-			      const struct lrb_snapshot *snap)
+/* The ring drawn from its box at position off of snap->ring */
+struct lrb_kunit_drawing {
+	const struct lrb_snapshot	*snap;
+	unsigned int			off;
+};
+
+static unsigned int lrb_kunit_box_id(const struct lrb_kunit_drawing *d,
+				     unsigned int box)
 {
+	return d->snap->ring[(d->off + box) % d->snap->ring_len];
+}
+
+/* The page outside the ring: the reader page, or the one a swap takes */
+static void lrb_kunit_render_reader(struct kunit *test,
+				    struct lrb_kunit_canvas *c,
+				    const struct lrb_kunit_drawing *d)
+{
+	const struct lrb_snapshot *snap = d->snap;
 	unsigned int out = snap->outside;
 	const struct lrb_snap_page *rp;
 	char label[32], box[16];
@@ -596,25 +612,26 @@ static void lrb_render_reader(struct kunit *test, struct lrb_canvas *c,
 	if (out == LRB_SNAP_NONE)
 		return;
 	rp = &snap->page[out];
-	pos = lrb_ring_pos(snap, rp->next);
-	lrb_canvas_init(c);
-	lrb_markers(snap, out, label, sizeof(label));
-	lrb_put(c, 0, 0, out == snap->reader ? "reader page" :
-		"page being taken by the reader");
-	lrb_put(c, 1, 0, "+----+");
+	pos = lrb_kunit_ring_pos(snap, rp->next);
+	lrb_kunit_canvas_init(c);
+	lrb_kunit_markers(snap, out, label, sizeof(label));
+	lrb_kunit_canvas_put(c, 0, 0, out == snap->reader ? "reader page" :
+			     "page being taken by the reader");
+	lrb_kunit_canvas_put(c, 1, 0, "+----+");
 	snprintf(box, sizeof(box), "| p%-2u|", rp->id);
-	lrb_put(c, 2, 0, box);
-	lrb_put(c, 3, 0, "+----+");
+	lrb_kunit_canvas_put(c, 2, 0, box);
+	lrb_kunit_canvas_put(c, 3, 0, "+----+");
 	if (label[0]) {
-		lrb_put(c, 1, 8, "<- ");
-		lrb_put(c, 1, 11, label);
+		lrb_kunit_canvas_put(c, 1, 8, "<- ");
+		lrb_kunit_canvas_put(c, 1, 11, label);
 	}
 	if (pos < 0) {
-		lrb_put(c, 2, 6, "---> (outside the ring)");
-		lrb_canvas_print(test, c, 4);
+		lrb_kunit_canvas_put(c, 2, 6, "---> (outside the ring)");
+		lrb_kunit_canvas_print(test, c, 4);
 		return;
 	}
-	x = LRB_MARGIN + pos * LRB_STRIDE + 3;
+	pos = (pos + snap->ring_len - d->off) % snap->ring_len;
+	x = LRB_KUNIT_CANVAS_MARGIN + pos * LRB_KUNIT_CANVAS_STRIDE + 3;
 	for (col = 6; col < x; col++)
 		c->line[2][col] = '-';
 	if (rp->next_flags == LRB_SNAP_HEADER)
@@ -624,56 +641,57 @@ static void lrb_render_reader(struct kunit *test, struct lrb_canvas *c,
 	c->line[2][x] = '+';
 	c->line[3][x] = '|';
 	c->line[4][x] = 'v';
-	lrb_canvas_print(test, c, 5);
+	lrb_kunit_canvas_print(test, c, 5);
 }
 
-static void lrb_render_ring(struct kunit *test, struct lrb_canvas *c,
-			    const struct lrb_snapshot *snap)
+static void lrb_kunit_render_ring(struct kunit *test, struct lrb_kunit_canvas *c,
+				  const struct lrb_kunit_drawing *d)
 {
+	const struct lrb_snapshot *snap = d->snap;
 	unsigned int i, n = snap->ring_len;
 	char box[16], label[32];
 	int x, rows = 4, end = 0;
 
-	lrb_canvas_init(c);
+	lrb_kunit_canvas_init(c);
 	for (i = 0; i < n; i++) {
-		const struct lrb_snap_page *p = &snap->page[snap->ring[i]];
+		const struct lrb_snap_page *p = &snap->page[lrb_kunit_box_id(d, i)];
 		const struct lrb_snap_page *nx;
 
-		x = LRB_MARGIN + i * LRB_STRIDE;
-		lrb_put(c, 0, x, "+----+");
+		x = LRB_KUNIT_CANVAS_MARGIN + i * LRB_KUNIT_CANVAS_STRIDE;
+		lrb_kunit_canvas_put(c, 0, x, "+----+");
 		snprintf(box, sizeof(box), "| p%-2u|", p->id);
-		lrb_put(c, 1, x, box);
-		lrb_put(c, 2, x, "|    |");
-		lrb_put(c, 3, x, "+----+");
+		lrb_kunit_canvas_put(c, 1, x, box);
+		lrb_kunit_canvas_put(c, 2, x, "|    |");
+		lrb_kunit_canvas_put(c, 3, x, "+----+");
 		/* next pointer of this page, prev pointer of the next one */
-		lrb_put(c, 1, x + 6, lrb_arrow(p->next_flags));
-		nx = &snap->page[snap->ring[(i + 1) % n]];
-		lrb_put(c, 2, x + 6, nx->prev == p->id ? "<---" : "<-x-");
+		lrb_kunit_canvas_put(c, 1, x + 6, lrb_kunit_arrow(p->next_flags));
+		nx = &snap->page[lrb_kunit_box_id(d, i + 1)];
+		lrb_kunit_canvas_put(c, 2, x + 6, nx->prev == p->id ? "<---" : "<-x-");
 
-		lrb_markers(snap, p->id, label, sizeof(label));
+		lrb_kunit_markers(snap, p->id, label, sizeof(label));
 		if (!label[0])
 			continue;
-		lrb_put(c, 4, x + 3, "^");
+		lrb_kunit_canvas_put(c, 4, x + 3, "^");
 		if (x > end) {
-			lrb_put(c, 5, x, label);
+			lrb_kunit_canvas_put(c, 5, x, label);
 			end = x + strlen(label);
 			rows = max(rows, 6);
 		} else {
 			/* It would run into the label on its left: one line lower */
 			if (x + 3 > end)
-				lrb_put(c, 5, x + 3, "|");
-			lrb_put(c, 6, x, label);
+				lrb_kunit_canvas_put(c, 5, x + 3, "|");
+			lrb_kunit_canvas_put(c, 6, x, label);
 			rows = 7;
 		}
 	}
 	/* The wrap-around: the last page's next, the first page's prev */
-	lrb_put(c, 1, LRB_MARGIN - 4, "<---");
-	lrb_put(c, 2, LRB_MARGIN - 4, "--->");
-	lrb_canvas_print(test, c, rows);
+	lrb_kunit_canvas_put(c, 1, LRB_KUNIT_CANVAS_MARGIN - 4, "<---");
+	lrb_kunit_canvas_put(c, 2, LRB_KUNIT_CANVAS_MARGIN - 4, "--->");
+	lrb_kunit_canvas_print(test, c, rows);
 }
 
-static void lrb_render_table(struct kunit *test,
-			     const struct lrb_snapshot *snap)
+static void lrb_kunit_render_table(struct kunit *test,
+				   const struct lrb_snapshot *snap)
 {
 	unsigned int i;
 
@@ -692,22 +710,30 @@ static void lrb_render_table(struct kunit *test,
 }
 
 /**
- * lrb_kunit_render - print a ring snapshot in the design document's notation
+ * lrb_kunit_render_from - print a ring snapshot in the design document's
+ *	notation, its boxes starting at a given page
  * @test: the test whose log receives it
  * @snap: the snapshot
  * @title: a line printed first
+ * @first: id of the page drawn as the first box (a scenario puts its pages
+ *	in the boxes the document draws them in), or LRB_SNAP_NONE for the
+ *	lowest-id page of the ring
  *
  * The reader page is drawn above the ring with its next pointer; the ring
  * follows next pointers, "-H->" and "-U->" being the flagged pointers and
  * "<-x-" a prev pointer that does not point back; "^" marks the head, tail
  * and commit pages. A table of every page's indexes follows.
  */
-void lrb_kunit_render(struct kunit *test, const struct lrb_snapshot *snap,
-		      const char *title)
+void lrb_kunit_render_from(struct kunit *test, const struct lrb_snapshot *snap,
+			   const char *title, unsigned int first)
 {
-	struct lrb_canvas *canvas;
+	struct lrb_kunit_drawing d = { .snap = snap };
+	struct lrb_kunit_canvas *canvas;
 	char head[16] = "none";
+	int pos = first == LRB_SNAP_NONE ? -1 : lrb_kunit_ring_pos(snap, first);
 
+	if (pos > 0)
+		d.off = pos;
 	if (snap->head != LRB_SNAP_NONE)
 		snprintf(head, sizeof(head), "p%u", snap->head);
 	lrb_kunit_line(test, "%s", title);
@@ -718,20 +744,35 @@ void lrb_kunit_render(struct kunit *test, const struct lrb_snapshot *snap,
 		       snap->ring_ok ? "" : ", prev pointers not all back");
 	/* The drawing is too big for the stack of a frame-size-checked build */
 	canvas = kmalloc(sizeof(*canvas), GFP_KERNEL);
-	if (canvas) {
-		lrb_render_reader(test, canvas, snap);
-		lrb_render_ring(test, canvas, snap);
-		kfree(canvas);
+	if (canvas && snap->ring_len) {
+		lrb_kunit_render_reader(test, canvas, &d);
+		lrb_kunit_render_ring(test, canvas, &d);
 	} else {
-		lrb_kunit_line(test, "(no memory for the drawing)");
+		lrb_kunit_line(test, "(no drawing: %s)",
+			       canvas ? "no ring" : "no memory");
 	}
-	lrb_render_table(test, snap);
+	kfree(canvas);
+	lrb_kunit_render_table(test, snap);
 	lrb_kunit_line(test,
 		       "committed %lu read %lu overrun %lu entries %lu commit_overrun %lu dropped %lu rejected %lu",
 		       snap->stats.committed, snap->stats.read,
 		       snap->stats.overrun, snap->stats.entries,
 		       snap->stats.commit_overrun, snap->stats.dropped,
 		       snap->stats.rejected);
+}
+
+/**
+ * lrb_kunit_render - print a ring snapshot in the design document's notation
+ * @test: the test whose log receives it
+ * @snap: the snapshot
+ * @title: a line printed first
+ *
+ * As lrb_kunit_render_from(), the ring drawn from its lowest-id page.
+ */
+void lrb_kunit_render(struct kunit *test, const struct lrb_snapshot *snap,
+		      const char *title)
+{
+	lrb_kunit_render_from(test, snap, title, LRB_SNAP_NONE);
 }
 
 /**
@@ -784,10 +825,10 @@ bool lrb_kunit_ring_sane(struct kunit *test, struct lrb_buffer *b, int cpu)
 	ok = snap->ring_ok && snap->nr_header == 1 && !snap->nr_update &&
 	     snap->outside == snap->reader &&
 	     snap->committing == 0 && snap->tail == snap->commit &&
-	     lrb_ring_pos(snap, snap->reader) < 0 &&
-	     lrb_ring_pos(snap, rp->next) >= 0 &&
+	     lrb_kunit_ring_pos(snap, snap->reader) < 0 &&
+	     lrb_kunit_ring_pos(snap, rp->next) >= 0 &&
 	     snap->page[rp->prev].next != snap->reader &&
-	     lrb_ring_pos(snap, snap->head) >= 0;
+	     lrb_kunit_ring_pos(snap, snap->head) >= 0;
 	if (!ok) {
 		KUNIT_FAIL(test,
 			   "CPU %d ring not sane: ring_ok %d HEADER %u UPDATE %u committing %ld tail p%u commit p%u",
@@ -877,8 +918,8 @@ static void lrb_expect_ring_spec(struct lrb_expect_ctx *c, char *spec)
 
 		if (p->next != next || p->next_flags != flags[i])
 			lrb_mismatch(c, "p%d: next is p%u%s, expected p%d%s",
-				     ids[i], p->next, lrb_arrow(p->next_flags),
-				     next, lrb_arrow(flags[i]));
+				     ids[i], p->next, lrb_kunit_arrow(p->next_flags),
+				     next, lrb_kunit_arrow(flags[i]));
 		if (!c->stale[next] && c->snap->page[next].prev != ids[i])
 			lrb_mismatch(c, "p%d: prev is p%u, expected p%d", next,
 				     c->snap->page[next].prev, ids[i]);
@@ -980,7 +1021,7 @@ static void lrb_expect_prop(struct lrb_expect_ctx *c, char *prop)
 	if (!strcmp(key, "rflag")) {
 		if (rp->next_flags != lrb_tok_flag(val))
 			lrb_mismatch(c, "reader page next flag %s, expected %s",
-				     lrb_arrow(rp->next_flags), val);
+				     lrb_kunit_arrow(rp->next_flags), val);
 		return;
 	}
 	want = lrb_snap_counter(s, key, &found);

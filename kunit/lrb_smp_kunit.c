@@ -7,7 +7,7 @@
  * another CPU is the writer, writing to its own CPU's ring. One side is
  * paused at a hook point (spinning, with a bounded wait) while the other
  * does the conflicting step, then released; handshakes are an atomic stage
- * counter, every wait bounded by LRB_SMP_WAIT_NS. No sleep synchronises
+ * counter, every wait bounded by RACE_WAIT_NS. No sleep synchronises
  * anything. Each case checks the state at the pause, what the reader got
  * (event, loss), and then reads everything back.
  *
@@ -31,17 +31,17 @@
 #define S		8
 #define MAX_PAUSES	4
 #define MAX_WRITES	4
-#define LRB_SMP_WAIT_NS	(10ULL * NSEC_PER_SEC)
+#define RACE_WAIT_NS	(10ULL * NSEC_PER_SEC)
 
-enum smp_side { READER, WRITER };
+enum race_side { READER, WRITER };
 
 /*
  * At the nth time side reaches point (the writer at nesting depth 0):
  * make the nested writes, snapshot, set the stage to signal (if > 0) and
  * wait until the stage reaches wait (if > 0).
  */
-struct smp_pause {
-	enum smp_side		side;
+struct race_pause {
+	enum race_side		side;
 	enum lrb_hook_point	point;
 	int			nth;
 	unsigned int		nest_len;
@@ -53,13 +53,13 @@ struct smp_pause {
 	const char		*props;
 };
 
-struct smp_ctx {
+struct race_ctx {
 	struct kunit		*test;
 	struct lrb_tb		*tb;
 	int			rcpu;
 	int			wcpu;
 	atomic_t		stage;
-	struct smp_pause	pause[MAX_PAUSES];
+	struct race_pause	pause[MAX_PAUSES];
 	unsigned int		nr;
 	bool			hit[MAX_PAUSES];
 	struct lrb_snapshot	*snaps;
@@ -77,9 +77,9 @@ struct smp_ctx {
 	struct task_struct	*task;
 };
 
-static bool smp_wait(struct smp_ctx *c, int stage)
+static bool race_wait(struct race_ctx *c, int stage)
 {
-	u64 deadline = local_clock() + LRB_SMP_WAIT_NS;
+	u64 deadline = local_clock() + RACE_WAIT_NS;
 
 	while (atomic_read_acquire(&c->stage) < stage) {
 		if (local_clock() > deadline) {
@@ -91,17 +91,17 @@ static bool smp_wait(struct smp_ctx *c, int stage)
 	return true;
 }
 
-static void smp_signal(struct smp_ctx *c, int stage)
+static void race_signal(struct race_ctx *c, int stage)
 {
 	atomic_set_release(&c->stage, stage);
 }
 
-static void smp_hook(struct lrb_buffer *b, int cpu, enum lrb_hook_point point,
-		     void *data)
+static void race_hook(struct lrb_buffer *b, int cpu, enum lrb_hook_point point,
+		      void *data)
 {
-	struct smp_ctx *c = data;
+	struct race_ctx *c = data;
 	int me = raw_smp_processor_id();
-	enum smp_side side;
+	enum race_side side;
 	unsigned int i, n;
 
 	if (cpu != c->wcpu || (me != c->rcpu && me != c->wcpu))
@@ -111,7 +111,7 @@ static void smp_hook(struct lrb_buffer *b, int cpu, enum lrb_hook_point point,
 		return;
 	n = ++c->count[side][point];
 	for (i = 0; i < c->nr; i++) {
-		struct smp_pause *p = &c->pause[i];
+		struct race_pause *p = &c->pause[i];
 
 		if (c->hit[i] || p->side != side || p->point != point ||
 		    p->nth != n)
@@ -124,41 +124,41 @@ static void smp_hook(struct lrb_buffer *b, int cpu, enum lrb_hook_point point,
 		}
 		lrb_snapshot(b, cpu, &c->snaps[i]);
 		if (p->signal)
-			smp_signal(c, p->signal);
+			race_signal(c, p->signal);
 		if (p->wait)
-			smp_wait(c, p->wait);
+			race_wait(c, p->wait);
 		break;
 	}
 }
 
-static int smp_writer(void *data)
+static int race_writer(void *data)
 {
-	struct smp_ctx *c = data;
+	struct race_ctx *c = data;
 	unsigned int i;
 
 	if (c->wait_before_writing)
-		smp_wait(c, c->wait_before_writing);
+		race_wait(c, c->wait_before_writing);
 	for (i = 0; i < c->nr_writes; i++)
 		c->wret[i] = lrb_tb_write_seq(c->tb, c->wlen[i], c->wseq[i]);
 	if (c->signal_after_writing)
-		smp_signal(c, c->signal_after_writing);
+		race_signal(c, c->signal_after_writing);
 	complete(&c->done);
 	lrb_kunit_wait_for_stop();
 	return 0;
 }
 
-static void smp_cleanup(void *data)
+static void race_cleanup(void *data)
 {
-	struct smp_ctx *c = data;
+	struct race_ctx *c = data;
 
 	lrb_set_test_hook(c->tb->b, NULL, NULL);
 	if (c->task)
 		kthread_stop(c->task);
 }
 
-static struct smp_ctx *smp_start(struct kunit *test, unsigned long flags)
+static struct race_ctx *race_start(struct kunit *test, unsigned long flags)
 {
-	struct smp_ctx *c;
+	struct race_ctx *c;
 
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs a reader and a writer on two CPUs, %u online",
@@ -174,23 +174,23 @@ static struct smp_ctx *smp_start(struct kunit *test, unsigned long flags)
 	lrb_tb_check_at_end(test, c->tb);
 	c->wcpu = cpumask_any_but(cpu_online_mask, c->rcpu);
 	KUNIT_ASSERT_LT(test, c->wcpu, nr_cpu_ids);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, smp_cleanup, c));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, race_cleanup, c));
 	lrb_kunit_line(test, "lrb-smp %s: reader on CPU %d, writer on CPU %d (%s mode)",
 		       test->name, c->rcpu, c->wcpu,
 		       flags & LRB_FL_OVERWRITE ? "overwrite" : "producer/consumer");
 	return c;
 }
 
-struct smp_fill {
+struct race_fill {
 	struct lrb_tb	*tb;
 	unsigned int	len;
 	u32		first;
 	unsigned int	n;
 };
 
-static long smp_fill_fn(void *data)
+static long race_fill_fn(void *data)
 {
-	struct smp_fill *f = data;
+	struct race_fill *f = data;
 	unsigned int i;
 
 	for (i = 0; i < f->n; i++)
@@ -200,20 +200,20 @@ static long smp_fill_fn(void *data)
 }
 
 /* Writes on the writer's CPU, before the race */
-static void smp_setup_writes(struct smp_ctx *c, unsigned int len, u32 first,
-			     unsigned int n)
+static void race_setup_writes(struct race_ctx *c, unsigned int len, u32 first,
+			      unsigned int n)
 {
-	struct smp_fill f = { .tb = c->tb, .len = len, .first = first, .n = n };
+	struct race_fill f = { .tb = c->tb, .len = len, .first = first, .n = n };
 
-	KUNIT_ASSERT_EQ(c->test, 0L, work_on_cpu(c->wcpu, smp_fill_fn, &f));
+	KUNIT_ASSERT_EQ(c->test, 0L, work_on_cpu(c->wcpu, race_fill_fn, &f));
 }
 
-static struct smp_pause *smp_pause(struct smp_ctx *c, enum smp_side side,
-				   enum lrb_hook_point point, int nth,
-				   int signal, int wait, const char *title,
-				   const char *ring, const char *props)
+static struct race_pause *race_pause(struct race_ctx *c, enum race_side side,
+				     enum lrb_hook_point point, int nth,
+				     int signal, int wait, const char *title,
+				     const char *ring, const char *props)
 {
-	struct smp_pause *p;
+	struct race_pause *p;
 
 	KUNIT_ASSERT_LT(c->test, c->nr, MAX_PAUSES);
 	memset(c->count, 0, sizeof(c->count));
@@ -229,7 +229,7 @@ static struct smp_pause *smp_pause(struct smp_ctx *c, enum smp_side side,
 	return p;
 }
 
-static void smp_add_write(struct smp_ctx *c, unsigned int len, u32 seq)
+static void race_add_write(struct race_ctx *c, unsigned int len, u32 seq)
 {
 	c->wlen[c->nr_writes] = len;
 	c->wseq[c->nr_writes++] = seq;
@@ -239,19 +239,19 @@ static void smp_add_write(struct smp_ctx *c, unsigned int len, u32 seq)
  * Start the writer kthread on its CPU: it waits for stage wait, writes,
  * then sets the stage to signal (0: neither).
  */
-static void smp_go(struct smp_ctx *c, int wait, int signal)
+static void race_go(struct race_ctx *c, int wait, int signal)
 {
 	struct task_struct *t;
 
 	c->wait_before_writing = wait;
 	c->signal_after_writing = signal;
-	KUNIT_ASSERT_EQ(c->test, 0, lrb_set_test_hook(c->tb->b, smp_hook, c));
-	t = kthread_run_on_cpu(smp_writer, c, c->wcpu, "lrb_smp/%u");
+	KUNIT_ASSERT_EQ(c->test, 0, lrb_set_test_hook(c->tb->b, race_hook, c));
+	t = kthread_run_on_cpu(race_writer, c, c->wcpu, "lrb_smp/%u");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(c->test, t);
 	c->task = t;
 }
 
-static void smp_finish(struct smp_ctx *c)
+static void race_finish(struct race_ctx *c)
 {
 	struct kunit *test = c->test;
 	unsigned int i;
@@ -259,7 +259,7 @@ static void smp_finish(struct smp_ctx *c)
 
 	KUNIT_EXPECT_TRUE_MSG(test,
 			      wait_for_completion_timeout(&c->done,
-							  nsecs_to_jiffies(LRB_SMP_WAIT_NS)),
+							  nsecs_to_jiffies(RACE_WAIT_NS)),
 			      "the writer did not finish");
 	lrb_set_test_hook(c->tb->b, NULL, NULL);
 	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(c->timed_out),
@@ -267,7 +267,7 @@ static void smp_finish(struct smp_ctx *c)
 	for (i = 0; i < c->nr_writes; i++)
 		KUNIT_EXPECT_EQ_MSG(test, c->wret[i], 0, "write %u", i);
 	for (i = 0; i < c->nr; i++) {
-		const struct smp_pause *p = &c->pause[i];
+		const struct race_pause *p = &c->pause[i];
 		bool ok;
 
 		if (!c->hit[i]) {
@@ -287,9 +287,9 @@ static void smp_finish(struct smp_ctx *c)
 }
 
 /* The reader consumes from the writer's CPU; check seq and loss */
-static void smp_expect_event(struct smp_ctx *c, struct lrb_event *ev,
-			     unsigned int len, u32 seq, unsigned long lost,
-			     unsigned long want_lost)
+static void race_expect_event(struct race_ctx *c, struct lrb_event *ev,
+			      unsigned int len, u32 seq, unsigned long lost,
+			      unsigned long want_lost)
 {
 	KUNIT_ASSERT_NOT_NULL(c->test, ev);
 	KUNIT_EXPECT_EQ(c->test, lrb_event_length(ev), ALIGN(len, 4));
@@ -300,8 +300,8 @@ static void smp_expect_event(struct smp_ctx *c, struct lrb_event *ev,
 	KUNIT_EXPECT_EQ(c->test, lost, want_lost);
 }
 
-static void smp_read_rest(struct smp_ctx *c, const u32 *seqs,
-			  const unsigned int *lens, unsigned int n)
+static void race_read_rest(struct race_ctx *c, const u32 *seqs,
+			   const unsigned int *lens, unsigned int n)
 {
 	struct lrb_event *ev;
 	unsigned long lost;
@@ -309,7 +309,7 @@ static void smp_read_rest(struct smp_ctx *c, const u32 *seqs,
 
 	for (i = 0; i < n; i++) {
 		ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
-		smp_expect_event(c, ev, lens[i], seqs[i], lost, 0);
+		race_expect_event(c, ev, lens[i], seqs[i], lost, 0);
 	}
 	KUNIT_EXPECT_NULL(c->test, lrb_consume(c->tb->b, c->wcpu, NULL, NULL));
 }
@@ -319,153 +319,153 @@ static const unsigned int bigs[] = { BIG, BIG, BIG, BIG, BIG, BIG };
 /* Reader paused before its swap cmpxchg; the writer pushes the head */
 static void reader_before_swap_writer_pushes_head(struct kunit *test)
 {
-	struct smp_ctx *c = smp_start(test, LRB_FL_OVERWRITE);
+	struct race_ctx *c = race_start(test, LRB_FL_OVERWRITE);
 	static const u32 rest[] = { 2, 3, 4 };
 	struct lrb_event *ev;
 	unsigned long lost;
 
-	smp_setup_writes(c, BIG, 0, 4);
-	smp_pause(c, READER, LRB_HOOK_READER_BEFORE_SWAP, 1, 1, 2,
-		  "reader prepared its page for head p1; paused",
-		  "p1 --> p2 --> p3 --> p4 -H->", "rnext=p2 rflag=H head=p1");
-	smp_pause(c, READER, LRB_HOOK_READER_SWAP_FAILED, 1, 0, 0,
-		  "the writer on the other CPU pushed the head: the swap failed",
-		  "p1 -H-> p2 --> p3 --> p4 -->", "head=p2 tail=p1");
-	smp_add_write(c, BIG, 4);
-	smp_go(c, 1, 2);
+	race_setup_writes(c, BIG, 0, 4);
+	race_pause(c, READER, LRB_HOOK_READER_BEFORE_SWAP, 1, 1, 2,
+		   "reader prepared its page for head p1; paused",
+		   "p1 --> p2 --> p3 --> p4 -H->", "rnext=p2 rflag=H head=p1");
+	race_pause(c, READER, LRB_HOOK_READER_SWAP_FAILED, 1, 0, 0,
+		   "the writer on the other CPU pushed the head: the swap failed",
+		   "p1 -H-> p2 --> p3 --> p4 -->", "head=p2 tail=p1");
+	race_add_write(c, BIG, 4);
+	race_go(c, 1, 2);
 	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
-	smp_finish(c);
-	smp_expect_event(c, ev, BIG, 1, lost, 1);
-	smp_read_rest(c, rest, bigs, 3);
+	race_finish(c);
+	race_expect_event(c, ev, BIG, 1, lost, 1);
+	race_read_rest(c, rest, bigs, 3);
 }
 
 /* Reader paused before taking the commit page; the writer fills it */
 static void reader_before_swap_writer_fills_its_page(struct kunit *test)
 {
-	struct smp_ctx *c = smp_start(test, 0);
+	struct race_ctx *c = race_start(test, 0);
 	static const u32 rest[] = { 1, 2, 3 };
 	static const unsigned int lens[] = { S, S, BIG };
 	struct lrb_event *ev;
 	unsigned long lost;
 
-	smp_setup_writes(c, S, 0, 1);
-	smp_pause(c, READER, LRB_HOOK_READER_BEFORE_SWAP, 1, 1, 2,
-		  "reader about to take p1, the commit and tail page; paused",
-		  "p1 --> p2 --> p3 --> p4 -H->", "head=p1 tail=p1 commit=p1");
-	smp_pause(c, READER, LRB_HOOK_READER_DONE, 1, 0, 0,
-		  "it took p1 after the writer added to it and moved on",
-		  "p0 -H-> p2 --> p3 --> p4 -->", "head=p2 tail=p2 commit=p2");
-	smp_add_write(c, S, 1);
-	smp_add_write(c, S, 2);
-	smp_add_write(c, BIG, 3);
-	smp_go(c, 1, 2);
+	race_setup_writes(c, S, 0, 1);
+	race_pause(c, READER, LRB_HOOK_READER_BEFORE_SWAP, 1, 1, 2,
+		   "reader about to take p1, the commit and tail page; paused",
+		   "p1 --> p2 --> p3 --> p4 -H->", "head=p1 tail=p1 commit=p1");
+	race_pause(c, READER, LRB_HOOK_READER_DONE, 1, 0, 0,
+		   "it took p1 after the writer added to it and moved on",
+		   "p0 -H-> p2 --> p3 --> p4 -->", "head=p2 tail=p2 commit=p2");
+	race_add_write(c, S, 1);
+	race_add_write(c, S, 2);
+	race_add_write(c, BIG, 3);
+	race_go(c, 1, 2);
 	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
-	smp_finish(c);
-	smp_expect_event(c, ev, S, 0, lost, 0);
-	smp_read_rest(c, rest, lens, 3);
+	race_finish(c);
+	race_expect_event(c, ev, S, 0, lost, 0);
+	race_read_rest(c, rest, lens, 3);
 }
 
 /* Reader paused before fixing the new head's prev; the writer passes it */
 static void reader_after_swap_writer_passes_new_head(struct kunit *test)
 {
-	struct smp_ctx *c = smp_start(test, LRB_FL_OVERWRITE);
+	struct race_ctx *c = race_start(test, LRB_FL_OVERWRITE);
 	static const u32 rest[] = { 3, 4, 5 };
 	struct lrb_event *ev;
 	unsigned long lost;
 
-	smp_setup_writes(c, BIG, 0, 4);
-	smp_pause(c, READER, LRB_HOOK_READER_AFTER_SWAP, 1, 1, 2,
-		  "swapped; the new head p2 still has p1 as prev; paused",
-		  "p0 -H-> p2 --> p3 --> p4 -->", "staleprev=p2:p1 tail=p4");
-	smp_pause(c, READER, LRB_HOOK_READER_DONE, 1, 0, 0,
-		  "the writer went onto p0 and pushed past p2 meanwhile; the reader fixes p2's prev",
-		  "p0 --> p2 -H-> p3 --> p4 -->", "tail=p2 head=p3");
-	smp_add_write(c, BIG, 4);
-	smp_add_write(c, BIG, 5);
-	smp_go(c, 1, 2);
+	race_setup_writes(c, BIG, 0, 4);
+	race_pause(c, READER, LRB_HOOK_READER_AFTER_SWAP, 1, 1, 2,
+		   "swapped; the new head p2 still has p1 as prev; paused",
+		   "p0 -H-> p2 --> p3 --> p4 -->", "staleprev=p2:p1 tail=p4");
+	race_pause(c, READER, LRB_HOOK_READER_DONE, 1, 0, 0,
+		   "the writer went onto p0 and pushed past p2 meanwhile; the reader fixes p2's prev",
+		   "p0 --> p2 -H-> p3 --> p4 -->", "tail=p2 head=p3");
+	race_add_write(c, BIG, 4);
+	race_add_write(c, BIG, 5);
+	race_go(c, 1, 2);
 	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
-	smp_finish(c);
-	smp_expect_event(c, ev, BIG, 0, lost, 0);
+	race_finish(c);
+	race_expect_event(c, ev, BIG, 0, lost, 0);
 	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
-	smp_expect_event(c, ev, BIG, 2, lost, 1);
-	smp_read_rest(c, rest, bigs, 3);
+	race_expect_event(c, ev, BIG, 2, lost, 1);
+	race_read_rest(c, rest, bigs, 3);
 }
 
 /* Writer paused holding UPDATE; the reader spins until it lets go */
 static void writer_holds_update_reader_spins(struct kunit *test)
 {
-	struct smp_ctx *c = smp_start(test, LRB_FL_OVERWRITE);
+	struct race_ctx *c = race_start(test, LRB_FL_OVERWRITE);
 	static const u32 rest[] = { 2, 3, 4 };
 	struct lrb_event *ev;
 	unsigned long lost;
 
-	smp_setup_writes(c, BIG, 0, 4);
-	smp_pause(c, WRITER, LRB_HOOK_HEAD_UPDATE_AFTER, 1, 1, 2,
-		  "writer set UPDATE on the pointer to the head; paused",
-		  "p1 --> p2 --> p3 --> p4 -U->", "tail=p4");
-	smp_pause(c, READER, LRB_HOOK_READER_SPIN, 1, 2, 0,
-		  "the reader on the other CPU sees UPDATE and spins; the writer goes on",
-		  "p1 --> p2 --> p3 --> p4 -U->", "tail=p4");
-	smp_add_write(c, BIG, 4);
-	smp_go(c, 0, 0);
-	KUNIT_ASSERT_TRUE(test, smp_wait(c, 1));
+	race_setup_writes(c, BIG, 0, 4);
+	race_pause(c, WRITER, LRB_HOOK_HEAD_UPDATE_AFTER, 1, 1, 2,
+		   "writer set UPDATE on the pointer to the head; paused",
+		   "p1 --> p2 --> p3 --> p4 -U->", "tail=p4");
+	race_pause(c, READER, LRB_HOOK_READER_SPIN, 1, 2, 0,
+		   "the reader on the other CPU sees UPDATE and spins; the writer goes on",
+		   "p1 --> p2 --> p3 --> p4 -U->", "tail=p4");
+	race_add_write(c, BIG, 4);
+	race_go(c, 0, 0);
+	KUNIT_ASSERT_TRUE(test, race_wait(c, 1));
 	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
-	smp_finish(c);
-	smp_expect_event(c, ev, BIG, 1, lost, 1);
-	smp_read_rest(c, rest, bigs, 3);
+	race_finish(c);
+	race_expect_event(c, ev, BIG, 1, lost, 1);
+	race_read_rest(c, rest, bigs, 3);
 }
 
 /* Writer paused before HEADER -> UPDATE; the reader swaps the head out */
 static void writer_before_update_reader_takes_head(struct kunit *test)
 {
-	struct smp_ctx *c = smp_start(test, LRB_FL_OVERWRITE);
+	struct race_ctx *c = race_start(test, LRB_FL_OVERWRITE);
 	static const u32 rest[] = { 1, 2, 3, 4 };
 	struct lrb_event *ev;
 	unsigned long lost;
 
-	smp_setup_writes(c, BIG, 0, 4);
-	smp_pause(c, WRITER, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, 1, 2,
-		  "writer about to set UPDATE on p4's next; paused",
-		  "p1 --> p2 --> p3 --> p4 -H->", "tail=p4 head=p1");
-	smp_pause(c, WRITER, LRB_HOOK_HEAD_UPDATE_AFTER, 1, 0, 0,
-		  "the reader swapped p1 out meanwhile: the cmpxchg found p0 there (moved)",
-		  "p0 -H-> p2 --> p3 --> p4 -->", "tail=p4 reader=p1 nrU=0");
-	smp_pause(c, WRITER, LRB_HOOK_TAIL_AFTER, 1, 0, 0,
-		  "so the writer simply moves onto p0: nothing was overwritten",
-		  "p0 -H-> p2 --> p3 --> p4 -->", "tail=p0 overrun=0");
-	smp_add_write(c, BIG, 4);
-	smp_go(c, 0, 0);
-	KUNIT_ASSERT_TRUE(test, smp_wait(c, 1));
+	race_setup_writes(c, BIG, 0, 4);
+	race_pause(c, WRITER, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, 1, 2,
+		   "writer about to set UPDATE on p4's next; paused",
+		   "p1 --> p2 --> p3 --> p4 -H->", "tail=p4 head=p1");
+	race_pause(c, WRITER, LRB_HOOK_HEAD_UPDATE_AFTER, 1, 0, 0,
+		   "the reader swapped p1 out meanwhile: the cmpxchg found p0 there (moved)",
+		   "p0 -H-> p2 --> p3 --> p4 -->", "tail=p4 reader=p1 nrU=0");
+	race_pause(c, WRITER, LRB_HOOK_TAIL_AFTER, 1, 0, 0,
+		   "so the writer simply moves onto p0: nothing was overwritten",
+		   "p0 -H-> p2 --> p3 --> p4 -->", "tail=p0 overrun=0");
+	race_add_write(c, BIG, 4);
+	race_go(c, 0, 0);
+	KUNIT_ASSERT_TRUE(test, race_wait(c, 1));
 	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
-	smp_signal(c, 2);
-	smp_finish(c);
-	smp_expect_event(c, ev, BIG, 0, lost, 0);
-	smp_read_rest(c, rest, bigs, 4);
+	race_signal(c, 2);
+	race_finish(c);
+	race_expect_event(c, ev, BIG, 0, lost, 0);
+	race_read_rest(c, rest, bigs, 4);
 }
 
 /* Writer paused after its push, before moving the tail; the reader swaps */
 static void writer_before_tail_move_reader_takes_new_head(struct kunit *test)
 {
-	struct smp_ctx *c = smp_start(test, LRB_FL_OVERWRITE);
+	struct race_ctx *c = race_start(test, LRB_FL_OVERWRITE);
 	static const u32 rest[] = { 2, 3, 4 };
 	struct lrb_event *ev;
 	unsigned long lost;
 
-	smp_setup_writes(c, BIG, 0, 4);
-	smp_pause(c, WRITER, LRB_HOOK_TAIL_BEFORE, 1, 1, 2,
-		  "writer pushed the head to p2, about to move the tail onto p1; paused",
-		  "p1 -H-> p2 --> p3 --> p4 -->", "tail=p4 head=p2");
-	smp_pause(c, WRITER, LRB_HOOK_TAIL_AFTER, 1, 0, 0,
-		  "the reader took p2 meanwhile; the tail moves onto p1 all the same",
-		  "p1 --> p0 -H-> p3 --> p4 -->", "tail=p1 reader=p2 head=p3");
-	smp_add_write(c, BIG, 4);
-	smp_go(c, 0, 0);
-	KUNIT_ASSERT_TRUE(test, smp_wait(c, 1));
+	race_setup_writes(c, BIG, 0, 4);
+	race_pause(c, WRITER, LRB_HOOK_TAIL_BEFORE, 1, 1, 2,
+		   "writer pushed the head to p2, about to move the tail onto p1; paused",
+		   "p1 -H-> p2 --> p3 --> p4 -->", "tail=p4 head=p2");
+	race_pause(c, WRITER, LRB_HOOK_TAIL_AFTER, 1, 0, 0,
+		   "the reader took p2 meanwhile; the tail moves onto p1 all the same",
+		   "p1 --> p0 -H-> p3 --> p4 -->", "tail=p1 reader=p2 head=p3");
+	race_add_write(c, BIG, 4);
+	race_go(c, 0, 0);
+	KUNIT_ASSERT_TRUE(test, race_wait(c, 1));
 	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
-	smp_signal(c, 2);
-	smp_finish(c);
-	smp_expect_event(c, ev, BIG, 1, lost, 1);
-	smp_read_rest(c, rest, bigs, 3);
+	race_signal(c, 2);
+	race_finish(c);
+	race_expect_event(c, ev, BIG, 1, lost, 1);
+	race_read_rest(c, rest, bigs, 3);
 }
 
 /*
@@ -479,29 +479,29 @@ static void writer_before_tail_move_reader_takes_new_head(struct kunit *test)
  */
 static void reader_ignores_nested_header_under_update(struct kunit *test)
 {
-	struct smp_ctx *c = smp_start(test, LRB_FL_OVERWRITE);
+	struct race_ctx *c = race_start(test, LRB_FL_OVERWRITE);
 	static const u32 rest[] = { 7, 9, 8 };
 	struct lrb_event *ev;
 	unsigned long lost;
-	struct smp_pause *p;
+	struct race_pause *p;
 
-	smp_setup_writes(c, BIG, 0, 4);
+	race_setup_writes(c, BIG, 0, 4);
 	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
-	smp_expect_event(c, ev, BIG, 0, lost, 0);
-	smp_setup_writes(c, BIG, 4, 4);
-	p = smp_pause(c, WRITER, LRB_HOOK_HEAD_UPDATE_AFTER, 1, 1, 2,
-		      "outer writer holds UPDATE on p4's next; a nested writer set p0 -H-> p2; the reader's hint is p2",
-		      "p0 -H-> p2 --> p3 --> p4 -U->", "tail=p0 hint=p2 nrH=1 nrU=1");
+	race_expect_event(c, ev, BIG, 0, lost, 0);
+	race_setup_writes(c, BIG, 4, 4);
+	p = race_pause(c, WRITER, LRB_HOOK_HEAD_UPDATE_AFTER, 1, 1, 2,
+		       "outer writer holds UPDATE on p4's next; a nested writer set p0 -H-> p2; the reader's hint is p2",
+		       "p0 -H-> p2 --> p3 --> p4 -U->", "tail=p0 hint=p2 nrH=1 nrU=1");
 	p->nest_len = BIG;
 	p->nest_seq = 9;
-	smp_pause(c, READER, LRB_HOOK_READER_SPIN, 1, 2, 0,
-		  "the reader meets p0 -H-> p2 first, but a push is in flight: it waits, not taking p2",
-		  "p0 -H-> p2 --> p3 --> p4 -U->", "reader=p1");
-	smp_add_write(c, BIG, 8);
-	smp_go(c, 0, 0);
-	KUNIT_ASSERT_TRUE(test, smp_wait(c, 1));
+	race_pause(c, READER, LRB_HOOK_READER_SPIN, 1, 2, 0,
+		   "the reader meets p0 -H-> p2 first, but a push is in flight: it waits, not taking p2",
+		   "p0 -H-> p2 --> p3 --> p4 -U->", "reader=p1");
+	race_add_write(c, BIG, 8);
+	race_go(c, 0, 0);
+	KUNIT_ASSERT_TRUE(test, race_wait(c, 1));
 	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
-	smp_finish(c);
+	race_finish(c);
 	/*
 	 * Once released, the reader and the writer's retry race for p2: the
 	 * reader takes it (seq 5, 1..4 lost) or the writer pushes it first
@@ -511,11 +511,11 @@ static void reader_ignores_nested_header_under_update(struct kunit *test)
 	if (lrb_kunit_payload_seq(lrb_event_data(ev)) == 5) {
 		static const u32 after5[] = { 6, 7, 9, 8 };
 
-		smp_expect_event(c, ev, BIG, 5, lost, 4);
-		smp_read_rest(c, after5, bigs, 4);
+		race_expect_event(c, ev, BIG, 5, lost, 4);
+		race_read_rest(c, after5, bigs, 4);
 	} else {
-		smp_expect_event(c, ev, BIG, 6, lost, 5);
-		smp_read_rest(c, rest, bigs, 3);
+		race_expect_event(c, ev, BIG, 6, lost, 5);
+		race_read_rest(c, rest, bigs, 3);
 	}
 }
 
@@ -527,24 +527,345 @@ static void reader_ignores_nested_header_under_update(struct kunit *test)
  */
 static void reader_reads_event_committed_while_it_looks(struct kunit *test)
 {
-	struct smp_ctx *c = smp_start(test, 0);
+	struct race_ctx *c = race_start(test, 0);
 	struct lrb_event *ev;
 	unsigned long lost;
 
-	KUNIT_ASSERT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, true));
-	smp_setup_writes(c, S, 0, 1);
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, LRB_STALE_EVENTS));
+	race_setup_writes(c, S, 0, 1);
 	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
-	smp_expect_event(c, ev, S, 0, lost, 0);
-	smp_pause(c, READER, LRB_HOOK_READER_PAGE, 1, 1, 2,
-		  "the reader read everything of p1, its page and the commit page; paused",
-		  NULL, "reader=p1 commit=p1 tail=p1");
-	smp_add_write(c, S, 1);
-	smp_go(c, 1, 2);
+	race_expect_event(c, ev, S, 0, lost, 0);
+	race_pause(c, READER, LRB_HOOK_READER_PAGE, 1, 1, 2,
+		   "the reader read everything of p1, its page and the commit page; paused",
+		   NULL, "reader=p1 commit=p1 tail=p1");
+	race_add_write(c, S, 1);
+	race_go(c, 1, 2);
 	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
-	smp_finish(c);
-	smp_expect_event(c, ev, S, 1, lost, 0);
-	smp_read_rest(c, NULL, NULL, 0);
-	KUNIT_EXPECT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, false));
+	race_finish(c);
+	race_expect_event(c, ev, S, 1, lost, 0);
+	race_read_rest(c, NULL, NULL, 0);
+	KUNIT_EXPECT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, 0));
+}
+
+/*
+ * The reader reads where the commit page is before its page's commit
+ * index. Paused between the two loads, with the commit on its page, it lets
+ * a writer commit an event there and move on to the next page: the index it
+ * then reads covers that event. Read the other way round (the kernel's
+ * rb_get_reader_page()), it would see an old index and a commit page gone,
+ * and swap the event away unread.
+ */
+static void reader_loads_commit_page_before_its_index(struct kunit *test)
+{
+	struct race_ctx *c = race_start(test, 0);
+	static const u32 rest[] = { 2 };
+	static const unsigned int lens[] = { BIG };
+	struct lrb_event *ev;
+	unsigned long lost;
+
+	race_setup_writes(c, S, 0, 1);
+	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
+	race_expect_event(c, ev, S, 0, lost, 0);
+	race_pause(c, READER, LRB_HOOK_READER_PAGE, 1, 1, 2,
+		   "the reader read that the commit page is its own page p1; paused before its commit index",
+		   NULL, "reader=p1 commit=p1 tail=p1 p1.read=12 p1.commit=12");
+	race_add_write(c, S, 1);
+	race_add_write(c, BIG, 2);
+	race_go(c, 1, 2);
+	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
+	race_finish(c);
+	race_expect_event(c, ev, S, 1, lost, 0);
+	race_read_rest(c, rest, lens, 1);
+}
+
+/*
+ * The read barrier between the commit page and the reader page's commit
+ * index. With the indexes stale (LRB_STALE_INDEXES), the reader's load of
+ * its commit index returns the value of its last barrier: paused before it
+ * even reads where the commit page is, while a writer commits an event on
+ * its page and moves on, it sees the new index only if a barrier separates
+ * the two loads.
+ */
+static void reader_index_after_commit_page_barrier(struct kunit *test)
+{
+	struct race_ctx *c = race_start(test, 0);
+	static const u32 rest[] = { 2 };
+	static const unsigned int lens[] = { BIG };
+	struct lrb_event *ev;
+	unsigned long lost;
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, LRB_STALE_INDEXES));
+	race_setup_writes(c, S, 0, 1);
+	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
+	race_expect_event(c, ev, S, 0, lost, 0);
+	race_pause(c, READER, LRB_HOOK_READER_LOOK, 1, 1, 2,
+		   "the reader, caught up on its page p1, is about to look where the commit page is; paused",
+		   NULL, "reader=p1 commit=p1 tail=p1 p1.read=12");
+	race_pause(c, READER, LRB_HOOK_READER_PAGE, 1, 0, 0,
+		   "the writer committed an event on p1 and moved on: the reader saw the commit page off its page",
+		   NULL, "reader=p1 commit=p2 tail=p2 p1.commit=4080");
+	race_add_write(c, S, 1);
+	race_add_write(c, BIG, 2);
+	race_go(c, 1, 2);
+	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
+	race_finish(c);
+	race_expect_event(c, ev, S, 1, lost, 0);
+	race_read_rest(c, rest, lens, 1);
+	KUNIT_EXPECT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, 0));
+}
+
+/* The events of a page from lrb_read_page(): seqs first, first + 1, ... */
+static unsigned int race_parse_page(struct race_ctx *c, void *page, int len,
+				    u32 first)
+{
+	struct lrb_data_page *dp = page;
+	unsigned int n = 0;
+	int off = 0;
+
+	while (off < len) {
+		struct lrb_event *ev = (void *)&dp->data[off];
+
+		if (ev->type_len == LRB_TYPE_PADDING)
+			break;
+		KUNIT_EXPECT_TRUE_MSG(c->test,
+				      lrb_kunit_payload_ok(lrb_event_data(ev),
+							   lrb_event_length(ev),
+							   first + n),
+				      "event %u of the page: expected seq %u, got %u",
+				      n, first + n,
+				      lrb_kunit_payload_seq(lrb_event_data(ev)));
+		off += lrb_kunit_event_size(lrb_event_length(ev));
+		n++;
+	}
+	return n;
+}
+
+/*
+ * lrb_read_page() hands a whole page over once the writer left it: it reads
+ * the page's commit index behind a barrier after it saw the commit page
+ * gone. Paused with the page being written (the commit on it), while the
+ * writer adds an event and moves on, it must hand over both events.
+ */
+static void read_page_hands_over_what_the_writer_left(struct kunit *test)
+{
+	struct race_ctx *c = race_start(test, 0);
+	static const u32 rest[] = { 2 };
+	static const unsigned int lens[] = { BIG };
+	void *page;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, LRB_STALE_INDEXES));
+	race_setup_writes(c, S, 0, 1);
+	page = lrb_alloc_read_page(c->tb->b, c->wcpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
+	race_pause(c, READER, LRB_HOOK_READER_EVENTS, 1, 1, 2,
+		   "lrb_read_page() swapped in p1, which the writer is still on: one event committed; paused",
+		   NULL, "reader=p1 commit=p1 tail=p1 p1.commit=12");
+	race_add_write(c, S, 1);
+	race_add_write(c, BIG, 2);
+	race_go(c, 1, 2);
+	ret = lrb_read_page(c->tb->b, &page, PAGE_SIZE, c->wcpu, false);
+	race_finish(c);
+	/* The whole page: the two events, then the padding to its end */
+	KUNIT_EXPECT_EQ_MSG(test, ret, (int)CAP, "bytes handed over");
+	KUNIT_EXPECT_EQ(test, race_parse_page(c, page, ret, 0), 2U);
+	KUNIT_EXPECT_EQ(test, lrb_read_events_cpu(c->tb->b, c->wcpu), 2UL);
+	lrb_free_read_page(c->tb->b, c->wcpu, page);
+	race_read_rest(c, rest, lens, 1);
+	KUNIT_EXPECT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, 0));
+}
+
+/*
+ * lrb_read_page() copies events up to the commit index it read behind its
+ * barrier, not one read again later: paused after that barrier while the
+ * writer commits another event on the same page, it copies the first event
+ * only. With the event data stale (LRB_STALE_EVENTS), copying further reads
+ * bytes the reader's barrier did not cover.
+ */
+static void read_page_copies_what_it_checked(struct kunit *test)
+{
+	struct race_ctx *c = race_start(test, 0);
+	static const u32 rest[] = { 1 };
+	static const unsigned int lens[] = { S };
+	void *page;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, LRB_STALE_EVENTS));
+	race_setup_writes(c, S, 0, 1);
+	page = lrb_alloc_read_page(c->tb->b, c->wcpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
+	race_pause(c, READER, LRB_HOOK_READER_EVENTS, 1, 1, 2,
+		   "lrb_read_page() read p1's commit index (one event) behind its barrier; paused",
+		   NULL, "reader=p1 commit=p1 tail=p1 p1.commit=12");
+	race_add_write(c, S, 1);
+	race_go(c, 1, 2);
+	ret = lrb_read_page(c->tb->b, &page, PAGE_SIZE, c->wcpu, false);
+	race_finish(c);
+	KUNIT_EXPECT_EQ_MSG(test, ret, (int)lrb_kunit_event_size(S),
+			    "bytes of events copied");
+	KUNIT_EXPECT_EQ(test, race_parse_page(c, page, ret, 0), 1U);
+	lrb_free_read_page(c->tb->b, c->wcpu, page);
+	race_read_rest(c, rest, lens, 1);
+	KUNIT_EXPECT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, 0));
+}
+
+/*
+ * The read barrier of the head search, between the walk and the count of
+ * pushes in flight. The reader, its last barrier behind it, is about to
+ * look for the head when a writer sets UPDATE and a nested one a HEADER
+ * behind the reader's hint. Its walk meets that HEADER first, and only a
+ * count read behind a barrier tells it that a push is in flight. With the
+ * indexes stale (LRB_STALE_INDEXES), a count read without that barrier is
+ * the one of its last barrier: zero.
+ */
+static void reader_push_count_behind_barrier(struct kunit *test)
+{
+	struct race_ctx *c = race_start(test, LRB_FL_OVERWRITE);
+	struct race_pause *p;
+	struct lrb_event *ev;
+	unsigned long lost;
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, LRB_STALE_INDEXES));
+	race_setup_writes(c, BIG, 0, 4);
+	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
+	race_expect_event(c, ev, BIG, 0, lost, 0);
+	race_setup_writes(c, BIG, 4, 4);
+	race_pause(c, READER, LRB_HOOK_READER_FIND, 1, 1, 2,
+		   "the reader read its page (no push in flight) and is about to look for the head; paused",
+		   "p0 --> p2 --> p3 --> p4 -H->", "reader=p1 head=p0 hint=p2");
+	p = race_pause(c, WRITER, LRB_HOOK_HEAD_UPDATE_AFTER, 1, 2, 3,
+		       "a writer holds UPDATE on p4's next; a nested one set p0 -H-> p2 behind the hint",
+		       "p0 -H-> p2 --> p3 --> p4 -U->", "tail=p0 hint=p2 nrH=1 nrU=1");
+	p->nest_len = BIG;
+	p->nest_seq = 9;
+	race_pause(c, READER, LRB_HOOK_READER_SPIN, 1, 3, 0,
+		   "it meets p0 -H-> p2 first, but the count says a push is in flight: it waits",
+		   "p0 -H-> p2 --> p3 --> p4 -U->", "reader=p1");
+	race_add_write(c, BIG, 8);
+	race_go(c, 1, 0);
+	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
+	race_finish(c);
+	/* Released, the reader and the writer's retry race for p2 */
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	if (lrb_kunit_payload_seq(lrb_event_data(ev)) == 5) {
+		static const u32 after5[] = { 6, 7, 9, 8 };
+
+		race_expect_event(c, ev, BIG, 5, lost, 4);
+		race_read_rest(c, after5, bigs, 4);
+	} else {
+		static const u32 after6[] = { 7, 9, 8 };
+
+		race_expect_event(c, ev, BIG, 6, lost, 5);
+		race_read_rest(c, after6, bigs, 3);
+	}
+	KUNIT_EXPECT_EQ(test, 0, lrb_set_stale_reads(c->tb->b, 0));
+}
+
+/* ---- the iterator waits for the writers in flight ----------------------- */
+
+struct race_iter {
+	struct race_ctx		*c;
+	struct task_struct	*task;
+	atomic_t		done;
+	unsigned int		seen;
+	u32			first_seq;
+};
+
+static int race_iterator_fn(void *data)
+{
+	struct race_iter *it = data;
+	struct lrb_iter *iter;
+	struct lrb_event *ev;
+
+	iter = lrb_read_start(it->c->tb->b, it->c->wcpu);
+	if (!IS_ERR(iter)) {
+		while (it->seen < 8 && (ev = lrb_iter_peek(iter, NULL))) {
+			if (!it->seen++)
+				it->first_seq = lrb_kunit_payload_seq(lrb_event_data(ev));
+			lrb_iter_advance(iter);
+		}
+		lrb_read_finish(iter);
+	}
+	atomic_set_release(&it->done, 1);
+	lrb_kunit_wait_for_stop();
+	return 0;
+}
+
+/* Sleeping in lrb_read_start(), after it turned the writer's CPU off */
+static bool race_iterator_waits(struct race_iter *it, struct lrb_snapshot *snap)
+{
+	if (lrb_snapshot(it->c->tb->b, it->c->wcpu, snap) || !snap->record_disabled)
+		return false;
+	return READ_ONCE(it->task->__state) == TASK_UNINTERRUPTIBLE;
+}
+
+/*
+ * lrb_read_start() turns recording off on the CPU and waits for the writers
+ * already in flight there, so that the iterator sees their events committed
+ * and no writer changes the pages under it. A writer is paused between its
+ * reserve and its commit; an iterator started on a third CPU must sleep
+ * until the writer is released, and then see its event.
+ */
+static void iterator_waits_for_writer_in_flight(struct kunit *test)
+{
+	struct race_ctx *c = race_start(test, 0);
+	static const unsigned int lens[] = { S };
+	static const u32 first[] = { 0 };
+	struct lrb_snapshot *snap;
+	struct race_iter *it;
+	int third, cpu;
+	u64 deadline;
+	bool waited = false;
+
+	if (num_online_cpus() < 3)
+		kunit_skip(test, "needs a writer, an iterator and the test: three CPUs, %u online",
+			   num_online_cpus());
+	snap = kunit_kmalloc(test, sizeof(*snap), GFP_KERNEL);
+	it = kunit_kzalloc(test, sizeof(*it), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, snap);
+	KUNIT_ASSERT_NOT_NULL(test, it);
+	it->c = c;
+	third = nr_cpu_ids;
+	for_each_online_cpu(cpu)
+		if (cpu != c->rcpu && cpu != c->wcpu) {
+			third = cpu;
+			break;
+		}
+	KUNIT_ASSERT_LT(test, third, nr_cpu_ids);
+
+	race_pause(c, WRITER, LRB_HOOK_COMMIT_BEFORE, 1, 1, 2,
+		   "the writer reserved and filled its event; paused before committing it",
+		   NULL, "tail=p1 commit=p1 p1.write=12 p1.commit=0 committing=1");
+	race_add_write(c, S, 0);
+	race_go(c, 0, 0);
+	KUNIT_ASSERT_TRUE(test, race_wait(c, 1));
+	it->task = kthread_run_on_cpu(race_iterator_fn, it, third, "lrb_smp_iter/%u");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, it->task);
+	/* Release the writer once the iterator sleeps, or has returned */
+	deadline = local_clock() + RACE_WAIT_NS;
+	while (!atomic_read_acquire(&it->done) && local_clock() < deadline) {
+		if (race_iterator_waits(it, snap)) {
+			waited = true;
+			break;
+		}
+		cpu_relax();
+	}
+	race_signal(c, 2);
+	race_finish(c);
+	deadline = local_clock() + RACE_WAIT_NS;
+	while (!atomic_read_acquire(&it->done) && local_clock() < deadline)
+		cond_resched();
+	kthread_stop(it->task);
+	lrb_kunit_line(test,
+		       "iterator on CPU %d: %s while the writer on CPU %d was in flight; then saw %u event(s)",
+		       third, waited ? "slept in lrb_read_start()" : "DID NOT wait",
+		       c->wcpu, it->seen);
+	KUNIT_EXPECT_TRUE_MSG(test, waited,
+			      "lrb_read_start() returned while a writer was in flight");
+	KUNIT_EXPECT_EQ_MSG(test, it->seen, 1U,
+			    "the iterator missed the event of the writer in flight");
+	KUNIT_EXPECT_EQ(test, it->first_seq, 0U);
+	race_read_rest(c, first, lens, 1);
 }
 
 static struct kunit_case lrb_smp_cases[] = {
@@ -556,6 +877,12 @@ static struct kunit_case lrb_smp_cases[] = {
 	KUNIT_CASE(writer_before_update_reader_takes_head),
 	KUNIT_CASE(writer_before_tail_move_reader_takes_new_head),
 	KUNIT_CASE(reader_ignores_nested_header_under_update),
+	KUNIT_CASE(reader_loads_commit_page_before_its_index),
+	KUNIT_CASE(reader_index_after_commit_page_barrier),
+	KUNIT_CASE(read_page_hands_over_what_the_writer_left),
+	KUNIT_CASE(read_page_copies_what_it_checked),
+	KUNIT_CASE(reader_push_count_behind_barrier),
+	KUNIT_CASE(iterator_waits_for_writer_in_flight),
 	{}
 };
 

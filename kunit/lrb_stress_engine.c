@@ -79,6 +79,9 @@ struct stress_cpu {
 	u32			seq[2];
 	unsigned long		ok[2];
 	unsigned long		failed[2];
+	/* the task writer holds a reservation: a timer write now nests */
+	bool			reserved;
+	unsigned long		nested;
 	/* reader side */
 	bool			seen[2];
 	u32			last[2];
@@ -105,6 +108,8 @@ struct stress_run {
 	bool			stop;
 	atomic_t		running;
 	struct completion	all_done;
+	/* reader side, while the writers run */
+	unsigned long		iterated;
 };
 
 static u32 stress_sum(const struct stress_ev *e)
@@ -134,6 +139,10 @@ static int stress_write(struct stress_run *run, struct stress_cpu *sc, int ctx)
 		sc->failed[ctx]++;
 		return -ENOSPC;
 	}
+	if (ctx == CTX_TASK)
+		WRITE_ONCE(sc->reserved, true);
+	else if (READ_ONCE(sc->reserved))
+		sc->nested++;
 	e = run->ops->event_data(ev);
 	e->seq = sc->seq[ctx]++;
 	e->cpu = sc->cpu;
@@ -144,6 +153,8 @@ static int stress_write(struct stress_run *run, struct stress_cpu *sc, int ctx)
 		e->fill[i] = e->seq + i;
 	e->sum = stress_sum(e);
 	run->ops->commit(run->b, ev);
+	if (ctx == CTX_TASK)
+		WRITE_ONCE(sc->reserved, false);
 	sc->ok[ctx]++;
 	return 0;
 }
@@ -355,6 +366,7 @@ static unsigned int stress_iterate_live(struct stress_run *run, int cpu)
 		ops->iter_advance(iter);
 		n++;
 	}
+	run->iterated += n;
 	if (!run->p->overwrite) {
 		if (dropped)
 			stress_fail(sc, "iterator dropped events in producer/consumer mode");
@@ -387,6 +399,7 @@ static unsigned int stress_iterate(struct stress_run *run, int cpu)
 		ops->iter_advance(iter);
 		n++;
 	}
+	run->iterated += n;
 	/* Still with recording off, so that nothing moved in between */
 	ev = n ? ops->peek(run->b, cpu) : NULL;
 	if (n && (!ev || stress_key(ops->event_data(ev)) != first))
@@ -409,7 +422,7 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 {
 	const struct stress_param *p = test->param_value;
 	unsigned long written = 0, read = 0, over = 0, dropped = 0, rejected = 0;
-	unsigned long silent = 0;
+	unsigned long silent = 0, live_read = 0, nested = 0;
 	struct task_struct **tasks;
 	struct stress_run *run;
 	struct lrb_stats st;
@@ -471,6 +484,8 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 			cpu_relax();
 		cond_resched();
 	}
+	for_each_online_cpu(cpu)
+		live_read += run->cpus[cpu].read;
 	WRITE_ONCE(run->stop, true);
 	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&run->all_done,
 							    30 * HZ));
@@ -524,6 +539,7 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 		if (!p->overwrite)
 			KUNIT_EXPECT_EQ_MSG(test, st.overrun, 0UL, "CPU %d", cpu);
 		written += st.committed;
+		nested += sc->nested;
 		read += st.read;
 		over += st.overrun;
 		dropped += st.dropped + st.commit_overrun;
@@ -532,9 +548,21 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 	migrate_enable();
 	if (page)
 		ops->free_read_page(run->b, run->reader_cpu, page);
-	kunit_info(test, "%s: %d writer CPUs + hrtimers for %u ms: %lu events written, %lu read, %lu overwritten, %lu dropped, %lu refused while iterating",
-		   p->name, writers, lrb_stress_ms, written, read, over, dropped,
-		   rejected);
+	kunit_info(test, "%s: %d writer CPUs + hrtimers for %u ms: %lu events written (%lu by an hrtimer inside a task's write), %lu read (%lu while the writers ran, %lu iterated), %lu overwritten, %lu dropped, %lu refused while iterating",
+		   p->name, writers, lrb_stress_ms, written, nested, read,
+		   live_read, run->iterated, over, dropped, rejected);
+	/* A run in which nothing happened proves nothing */
+	KUNIT_EXPECT_GT_MSG(test, written, 0UL, "%s: nothing was written", p->name);
+	KUNIT_EXPECT_GT_MSG(test, nested, 0UL,
+			    "%s: no hrtimer write nested in a task's write", p->name);
+	KUNIT_EXPECT_GT_MSG(test, live_read, 0UL,
+			    "%s: the reader read nothing while the writers ran", p->name);
+	if (p->mode == READ_ITERATE)
+		KUNIT_EXPECT_GT_MSG(test, run->iterated, 0UL,
+				    "%s: the iterator returned nothing", p->name);
+	if (p->overwrite)
+		KUNIT_EXPECT_GT_MSG(test, over, 0UL,
+				    "%s: the writers never overwrote anything", p->name);
 	if (silent)
 		kunit_info(test, "%s: %lu events lost without a report, still counted in entries (the kernel's rb_get_reader_page() race, docs/kernel-rb-differences.md)",
 			   p->name, silent);

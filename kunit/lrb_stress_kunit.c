@@ -6,8 +6,9 @@
  * recording stopped on that CPU, as lrb_read_start() does), in both modes,
  * for lrb_stress_ms per run; sequence numbers, exact loss attribution and
  * counters checked. Stale reads are on (lrb_set_stale_reads()): the reader
- * sees event data only as of its last read barrier, as a weakly ordered CPU
- * may, so a read barrier missing on the read side shows as torn events.
+ * sees event data, its page's commit index, the pushes in flight and the
+ * overrun only as of its last read barrier, as a weakly ordered CPU may, so
+ * a read barrier missing on the read side shows as torn events or losses.
  */
 
 #include <kunit/test.h>
@@ -25,7 +26,7 @@ static void *lrb_ops_alloc(unsigned long size, bool overwrite)
 
 	if (IS_ERR(b))
 		return b;
-	ret = lrb_set_stale_reads(b, true);
+	ret = lrb_set_stale_reads(b, LRB_STALE_ALL);
 	if (ret) {
 		lrb_free(b);
 		return ERR_PTR(ret);

@@ -51,6 +51,11 @@ class Plant:
 # reader gets poison instead of the event's bytes
 STALE_READ = r'expected seq \d+, got \d+|torn or foreign event'
 
+
+def failed_case(case: str) -> str:
+    """The KUnit report of a failed check in case."""
+    return rf'\b{case}: (EXPECTATION|ASSERTION) FAILED'
+
 # kcsan+lockdep and kcsan@arm64-lse: the build directories of make test's passes
 PLANTS: List[Plant] = [
     Plant('plain_write_stamp_store',
@@ -82,10 +87,10 @@ PLANTS: List[Plant] = [
     Plant('copy_events_commit_reread',
           "lrb_copy_events() copies up to a commit index it read again after "
           "the reader's barrier (a real bug, found by stale reads)",
-          'default', 'x86_64', ['lrb_stress'],
+          'default', 'x86_64', ['lrb_smp'],
           '\tunsigned int bytes;\n\n\tif (!cb->read_pos)\n',
           '\tunsigned int bytes;\n\n\tsize = lrb_page_commit(reader);\n\tif (!cb->read_pos)\n',
-          STALE_READ, kernel_args=('lrb_kunit.lrb_stress_ms=3000',)),
+          failed_case('read_page_copies_what_it_checked'), kernel_args=()),
     Plant('resize_error_leak',
           "lrb_resize()'s error path forgets the per-CPU page arrays it allocated",
           'kmemleak', 'x86_64', ['lrb_[fl]*'],
@@ -96,6 +101,98 @@ PLANTS: List[Plant] = [
           r'unreferenced object|kmemleak: \d+ new suspected memory leaks'),
 ]
 
+
+# The reader's synchronisation steps (docs/testing.md, "Synchronisation
+# steps"): each removed or reordered, a deterministic case fails every run
+SYNC_PLANTS: List[Plant] = [
+    Plant('consume_without_reader_lock',
+          'lrb_consume() does not take the reader lock: two readers of one CPU run at once',
+          'default', 'x86_64', ['lrb_design.two_readers_consume'],
+          '\traw_spin_lock_irqsave(&cb->reader_lock, flags);\n\tev = lrb_reader_peek(cb, ts, lost);\n'
+          '\tif (ev)\n\t\tlrb_reader_advance(cb, ev);\n\traw_spin_unlock_irqrestore(&cb->reader_lock, flags);\n',
+          '\tlocal_irq_save(flags);\n\tev = lrb_reader_peek(cb, ts, lost);\n'
+          '\tif (ev)\n\t\tlrb_reader_advance(cb, ev);\n\tlocal_irq_restore(flags);\n',
+          failed_case('two_readers_consume'), kernel_args=()),
+    Plant('reader_size_before_commit_page',
+          "the reader reads its page's commit index before where the commit page is "
+          "(kernel/trace/ring_buffer.c's order)",
+          'default', 'x86_64', ['lrb_smp'],
+          '\tlrb_hook(cb, LRB_HOOK_READER_LOOK);\n\tcommit = READ_ONCE(cb->commit_page);\n'
+          '\t/* Pairs with the smp_wmb() before the commit page moves */\n\tlrb_reader_rmb(cb);\n'
+          '\tlrb_hook(cb, LRB_HOOK_READER_PAGE);\n\t*size = lrb_reader_size(cb, cb->reader_page);\n',
+          '\tlrb_hook(cb, LRB_HOOK_READER_LOOK);\n\t*size = lrb_reader_size(cb, cb->reader_page);\n'
+          '\tlrb_hook(cb, LRB_HOOK_READER_PAGE);\n\tcommit = READ_ONCE(cb->commit_page);\n',
+          failed_case('reader_loads_commit_page_before_its_index'), kernel_args=()),
+    Plant('reader_page_no_rmb',
+          'no read barrier between where the commit page is and the reader page\'s commit index',
+          'default', 'x86_64', ['lrb_smp'],
+          '\tcommit = READ_ONCE(cb->commit_page);\n'
+          '\t/* Pairs with the smp_wmb() before the commit page moves */\n\tlrb_reader_rmb(cb);\n'
+          '\tlrb_hook(cb, LRB_HOOK_READER_PAGE);\n',
+          '\tcommit = READ_ONCE(cb->commit_page);\n\tlrb_hook(cb, LRB_HOOK_READER_PAGE);\n',
+          failed_case('reader_index_after_commit_page_barrier'), kernel_args=()),
+    Plant('reader_swaps_commit_page',
+          'the reader swaps its page back into the ring while the commit is on it',
+          'default', 'x86_64', ['lrb_design'],
+          '\t\tif (commit == reader)\n\t\t\treturn NULL;\n\t\tif (WARN_ON_ONCE(++swaps > 3)',
+          '\t\tif (WARN_ON_ONCE(++swaps > 3)',
+          failed_case('reader_meets_last_full_commit'), kernel_args=()),
+    Plant('swap_ignores_flags',
+          "the swap cmpxchg expects the pointer as it is now, not the HEADER the head search found",
+          'default', 'x86_64', ['lrb_smp'],
+          '\t\told = (struct list_head *)((unsigned long)&head->list |\n\t\t\t\t\t   LRB_PAGE_HEAD);\n',
+          '\t\told = READ_ONCE(prev->list.next);\n',
+          failed_case('reader_before_swap_writer_pushes_head'), kernel_args=()),
+    Plant('find_head_no_rmb',
+          'no read barrier in the head search between the walk and the count of pushes in flight',
+          'default', 'x86_64', ['lrb_smp'],
+          '\t * follow the count\'s increment and the overrun\'s.\n\t */\n\tlrb_reader_rmb(cb);\n',
+          '\t * follow the count\'s increment and the overrun\'s.\n\t */\n',
+          failed_case('reader_push_count_behind_barrier'), kernel_args=()),
+    Plant('reader_ignores_push_count',
+          'the head search takes a HEADER while a push is in flight (the 2009 reader)',
+          'default', 'x86_64', ['lrb_smp'],
+          '\tif ((val & LRB_FLAG_MASK) == LRB_PAGE_UPDATE ||\n'
+          '\t    ((val & LRB_FLAG_MASK) && lrb_reader_pushing(cb))) {\n',
+          '\tif ((val & LRB_FLAG_MASK) == LRB_PAGE_UPDATE) {\n',
+          failed_case('reader_ignores_nested_header_under_update'), kernel_args=()),
+    Plant('read_page_handover_no_rmb',
+          "lrb_read_page() hands a page over with no read barrier between the commit page "
+          "gone and the page's commit index",
+          'default', 'x86_64', ['lrb_smp'],
+          '\t\t\tlrb_reader_rmb(cb);\n\t\t\tcommit = lrb_reader_commit(cb, reader);\n',
+          '\t\t\tcommit = lrb_reader_commit(cb, reader);\n',
+          failed_case('read_page_hands_over_what_the_writer_left'), kernel_args=()),
+    Plant('read_start_no_wait',
+          'lrb_read_start() does not wait for the writers in flight',
+          'default', 'x86_64', ['lrb_smp'],
+          '\t/* Writers run with preemption disabled: wait for those in flight */\n'
+          '\tsynchronize_rcu();\n\n\traw_spin_lock_irqsave(&cb->reader_lock, flags);\n'
+          '\tlrb_iter_reset(iter);\n',
+          '\n\traw_spin_lock_irqsave(&cb->reader_lock, flags);\n\tlrb_iter_reset(iter);\n',
+          failed_case('iterator_waits_for_writer_in_flight'), kernel_args=()),
+]
+
+# The writer's check that the tail caught the commit page in the ring, and a
+# hook point never reached: the cases built on them fail, not pass quietly
+PATH_PLANTS: List[Plant] = [
+    Plant('tail_ignores_commit_page',
+          'the tail move does not check whether the next page is the commit page',
+          'default', 'x86_64', ['lrb_design'],
+          '\tif (unlikely(next_page == commit_page)) {\n\t\tlocal_inc(&cb->commit_overrun);\n'
+          '\t\tgoto fail;\n\t}\n',
+          '',
+          failed_case('tail_catches_commit_(overwrite|prodcons)'), kernel_args=()),
+    Plant('hook_point_removed',
+          'the stale HEADER hook point is gone: the cases that inject there reach nothing',
+          'default', 'x86_64', ['lrb_nesting'],
+          '\t\t\tlrb_hook(cb, LRB_HOOK_STALE_HEAD);\n',
+          '',
+          r'no starting state reaches stale_head', kernel_args=()),
+]
+
+
+ALL_PLANTS: List[Plant] = PLANTS + SYNC_PLANTS + PATH_PLANTS
 
 @dataclass
 class Outcome:
@@ -159,11 +256,11 @@ def print_outcomes(outcomes: Sequence[Outcome]) -> None:
 
 
 def select_plants(names: Sequence[str]) -> List[Plant]:
-    known = {p.name: p for p in PLANTS}
+    known = {p.name: p for p in ALL_PLANTS}
     unknown = [n for n in names if n not in known]
     if unknown:
         raise HarnessError(f'unknown plant {", ".join(unknown)}; valid: {", ".join(known)}')
-    return [known[n] for n in names] if names else list(PLANTS)
+    return [known[n] for n in names] if names else list(ALL_PLANTS)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Sequence
 
-from . import gitutil, kunitrun, srcdirs
+from . import catalogue, gitutil, kunitrun, srcdirs
 from .profiles import Target
 from .tree import BASE_TAG, TreeConfig, stale_copies
 
@@ -234,4 +234,30 @@ def kbuffer_check(repo: Path, out_dir: Path, logs: List[Path], say: Say) -> Chec
             result.problems += lines[:25]
         else:
             result.problems += lines
+    return result
+
+
+def scenarios_current(repo: Path, out_dir: Path, log: Path) -> CheckResult:
+    """docs/scenarios.md against the catalogue of this run's x86_64 lrb_design
+    cases, written to out_dir/scenarios.md: a committed catalogue that no longer
+    says what the cases draw and check fails."""
+    result = CheckResult('docs/scenarios.md is what lrb_design draws (x86_64)', True)
+    scenarios = catalogue.parse(log.read_text(errors='replace')) if log.is_file() else []
+    if not scenarios:
+        result.ok = False
+        result.problems.append(f'no lrb_design scenario in {log}')
+        return result
+    generated = catalogue.render(scenarios)
+    (out_dir / 'scenarios.md').write_text(generated)
+    committed = repo / 'docs' / 'scenarios.md'
+    current = committed.read_text() if committed.is_file() else ''
+    diff = catalogue.differences(current, generated)
+    if diff:
+        result.ok = False
+        result.problems.append(f'{committed} differs from {out_dir / "scenarios.md"}; '
+                               'if the run is right: make scenarios-doc, then commit it')
+        result.problems += diff
+    else:
+        result.problems.append(f'{len(scenarios)} scenarios, '
+                               f'{sum(len(s.steps) for s in scenarios)} drawn steps')
     return result

@@ -413,9 +413,24 @@ def kbuffer_logs(res: RunResult) -> List[Path]:
     return logs
 
 
+def scenarios_log(res: RunResult) -> Optional[Path]:
+    """The x86_64 kernel log the scenario catalogue is made from, if x86_64 ran."""
+    for boot in res.boots:
+        if boot.target == 'x86_64' and boot.log_path and Path(boot.log_path).is_file():
+            return Path(boot.log_path)
+    return None
+
+
+def run_model() -> checks.CheckResult:
+    """make model (tools/model.py, beside this package): SPIN on model/lrb.pml."""
+    import model  # pylint: disable=import-outside-toplevel
+    say('== model: SPIN on model/lrb.pml ==')
+    return checks.CheckResult('model: SPIN, exhaustive (make model)', model.run_ci())
+
+
 def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
-    """check + run + W=1; the closing line counts the KUnit cases, plus one
-    failure for each harness step (check, W=1) that failed."""
+    """check + run + W=1 + model; the closing line counts the KUnit cases, plus
+    one failure for each harness step (check, W=1, model) that failed."""
     start = time.monotonic()
     targets, profile = select(ctx, args.arch, args.profile)
     prep = prepare(ctx)
@@ -432,6 +447,12 @@ def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     w1_found.append(checks.kbuffer_check(ctx.repo, res.out_dir, kbuffer_logs(res), say))
     step_times['kbuffer-check'] = time.monotonic() - t0
+    design_log = scenarios_log(res)
+    if design_log is not None:
+        w1_found.append(checks.scenarios_current(ctx.repo, res.out_dir, design_log))
+    t0 = time.monotonic()
+    w1_found.append(run_model())
+    step_times['model'] = time.monotonic() - t0
     extra = [] if args.no_sanitizers or profile.name != DEFAULT_PROFILE else \
         run_passes(ctx, prep, CI_SANITIZER_PASSES, args.jobs, step_times)
     for run in [res] + extra:

@@ -1,0 +1,129 @@
+"""What SPIN checks of model/lrb.pml: the configurations of `make model` and
+`make model-deep`, the mutations it must refute, and what each one is."""
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Mapping
+
+# Values each configuration starts from (model/lrb.pml's defaults)
+BASE: Mapping[str, int] = {'PAGES': 3, 'DEPTH': 1, 'NEST': 1, 'PREP': 0, 'OUTER': 2,
+                           'OVERWRITE': 1, 'SIZES': 3, 'READER': 1, 'READ_PAGE': 0}
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    what: str
+    defines: Mapping[str, int]
+    liveness: bool = False      # the LTL claim (LTL_SETTLES) under weak fairness
+
+    def all_defines(self) -> Dict[str, int]:
+        merged = dict(BASE)
+        merged.update(self.defines)
+        return merged
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str
+    what: str
+    switch: str                 # the -D that makes the variant
+    config: Config              # where SPIN refutes it
+    plant: str = ''             # make planted-bugs plant that replays its trail
+    extra: Mapping[str, int] = field(default_factory=dict)
+    shortest: bool = True       # pan -i: the shortest trail (small state spaces only)
+
+    def all_defines(self) -> Dict[str, int]:
+        merged = self.config.all_defines()
+        merged[self.switch] = 1
+        merged.update(self.extra)
+        return merged
+
+    @property
+    def writer_only(self) -> bool:
+        return not self.config.all_defines()['READER']
+
+
+def cfg(name: str, what: str, **defines: int) -> Config:
+    return Config(name, what, defines)
+
+
+# `make model`: exhaustive, all of them within 3 minutes on 2 cores
+CI: List[Config] = [
+    cfg('p3_reader_page', "empty ring, the reader swapping in the writers' page; consume",
+        PAGES=3, OUTER=2, NEST=1, DEPTH=1),
+    Config('p3_settles', 'the same, LTL: every run ends with the final checks (no livelock)',
+           {'PAGES': 3, 'OUTER': 2, 'NEST': 1, 'DEPTH': 1, 'LTL_SETTLES': 1}, liveness=True),
+    cfg('p3_push', 'full ring, a nested head push, the reader consuming',
+        PAGES=3, PREP=3, OUTER=1, NEST=1, DEPTH=1),
+    cfg('p3_read_page', 'full ring, whole-page reads and copies',
+        PAGES=3, PREP=3, OUTER=1, NEST=1, DEPTH=1, READ_PAGE=1),
+    cfg('p3_prodcons', 'producer/consumer, full ring, the reader freeing pages',
+        PAGES=3, PREP=3, OUTER=1, NEST=2, DEPTH=1, OVERWRITE=0),
+    cfg('p3_two_outer', 'empty ring, two outer writes, two nested on two levels, reader',
+        PAGES=3, OUTER=2, NEST=2, DEPTH=2),
+    cfg('p4_push', 'four pages full, a nested head push, the reader consuming',
+        PAGES=4, PREP=4, OUTER=1, NEST=1, DEPTH=1),
+    cfg('p3_depth2_writers', 'three nested writes on two levels, writers only, a drain after',
+        PAGES=3, PREP=3, OUTER=1, NEST=3, DEPTH=2, READER=0),
+    cfg('p4_depth3_writers', 'four pages, three nested levels, writers only, a drain after',
+        PAGES=4, PREP=4, OUTER=1, NEST=3, DEPTH=3, READER=0),
+    cfg('p4_depth3_prodcons_writers', 'producer/consumer, four pages, three levels',
+        PAGES=4, PREP=4, OUTER=1, NEST=3, DEPTH=3, READER=0, OVERWRITE=0),
+]
+
+# `make model-deep`: larger rings and depths, minutes to hours
+DEEP: List[Config] = [
+    cfg('p3_push_nested', 'full ring, two nested writes (stale HEADERs), the reader consuming',
+        PAGES=3, PREP=3, OUTER=1, NEST=2, DEPTH=1),
+    cfg('p4_depth3_nest4_writers', 'four pages, four nested writes on three levels',
+        PAGES=4, PREP=4, OUTER=1, NEST=4, DEPTH=3, READER=0),
+    cfg('p5_depth3_writers', 'five pages, four nested writes on three levels',
+        PAGES=5, PREP=5, OUTER=1, NEST=4, DEPTH=3, READER=0),
+]
+
+WRITERS_ONLY = cfg('writers_only', 'full ring, writers only, a drain after',
+                   PAGES=3, PREP=3, OUTER=1, NEST=3, DEPTH=1, READER=0)
+
+MUTATIONS: List[Mutation] = [
+    Mutation('header_during_update',
+             'the reader takes a HEADER while a pointer is UPDATE: its walk passes the '
+             'UPDATE and it does not look at the push count',
+             'M_HEADER_UNDER_UPDATE',
+             cfg('m_push', '', PAGES=3, PREP=3, OUTER=1, NEST=2, DEPTH=1), shortest=False),
+    Mutation('tail_reset_no_version',
+             'lrb_tail_page_update() resets the next page without bumping its version '
+             '(the 2009 ABA)', 'M_TAIL_NO_VERSION', WRITERS_ONLY,
+             plant='model_tail_reset_no_version'),
+    Mutation('nested_commit',
+             'nested writers move the commit (lrb_end_commit() commits at any depth)',
+             'M_NESTED_COMMIT', WRITERS_ONLY, plant='model_nested_commit',
+             extra={'NO_COMMIT_CHECK': 1}),
+    Mutation('swap_commit_page',
+             'the reader swaps out the page the commit is on (no "commit == reader" check)',
+             'M_SWAP_COMMIT_PAGE',
+             cfg('m_swap', '', PAGES=3, OUTER=2, NEST=1, DEPTH=1)),
+    Mutation('no_stale_reset',
+             'the first writer does not reset a stale HEADER', 'M_NO_STALE_RESET',
+             WRITERS_ONLY, plant='model_no_stale_reset'),
+    Mutation('kernel_reader_order',
+             "rb_get_reader_page()'s order: the reader page's size before the commit page",
+             'M_KERNEL_ORDER',
+             cfg('m_kernel', '', PAGES=3, PREP=1, PREP_SZ=1, OUTER=1, NEST=1, DEPTH=1)),
+]
+
+# Not a mutation: the real code, checked for exact per-read loss attribution
+FINDINGS: List[Mutation] = [
+    Mutation('late_loss_report',
+             'lrb as it is, each loss required with the first event read after it: the '
+             'head goes round the ring between the reader\'s overrun read and its swap',
+             'EXACT_LOST',
+             cfg('f_late', '', PAGES=3, PREP=3, OUTER=1, NEST=2, DEPTH=1), shortest=False),
+]
+
+
+def by_name(name: str) -> Mutation:
+    for m in MUTATIONS + FINDINGS:
+        if m.name == name:
+            return m
+    known = ', '.join(m.name for m in MUTATIONS + FINDINGS)
+    raise KeyError(f'no mutation {name!r}; known: {known}')

@@ -1,0 +1,36 @@
+"""model/lrb.pml's step labels against the hook points of the series."""
+
+import unittest
+from pathlib import Path
+
+import model_labels as ml
+
+REPO = Path(__file__).resolve().parent.parent.parent
+DATA = Path(__file__).resolve().parent / 'data' / 'model'
+
+
+class LabelsTest(unittest.TestCase):
+    def test_every_hook_point_is_a_label_and_back(self) -> None:
+        points = ml.hook_points(REPO / 'kernel-patch')
+        labels = ml.model_labels((REPO / 'model' / 'lrb.pml').read_text())
+        self.assertGreater(len(points), 10)
+        self.assertEqual(ml.mismatch(points, labels), [])
+
+    def test_a_later_patch_adding_and_removing_points_is_followed(self) -> None:
+        points = ml.hook_points(DATA / 'series')
+        self.assertEqual(points, {'LRB_HOOK_STAMP', 'LRB_HOOK_READER_LOOK'})
+
+    def test_labels_come_from_code_not_comments_or_macros(self) -> None:
+        model = ('/* HOOK(IN_COMMENT) */\n#define HOOK(P) \\\nLRB_HOOK_##P: \\\n\tskip\n'
+                 'HOOK(STAMP);\nRHOOK(READER_SPIN);\n')
+        self.assertEqual(ml.model_labels(model), {'LRB_HOOK_STAMP', 'LRB_HOOK_READER_SPIN'})
+
+    def test_mismatch_names_both_directions(self) -> None:
+        found = ml.mismatch({'LRB_HOOK_A', 'LRB_HOOK_B'}, {'LRB_HOOK_B', 'LRB_HOOK_C'})
+        self.assertEqual(len(found), 2)
+        self.assertIn('LRB_HOOK_A: hook point without a label', found[0])
+        self.assertIn('LRB_HOOK_C: label of model/lrb.pml that names no hook point', found[1])
+
+
+if __name__ == '__main__':
+    unittest.main()
