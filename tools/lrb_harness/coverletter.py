@@ -101,7 +101,7 @@ def results_lines(summary: Summary, where: str) -> List[str]:
                               f'{_str(test, "date")[:10]} (repository '
                               f'{_str(test, "repo_commit") or "?"}, {_str(test, "kernel")}): '
                               f'{counts(test)} in {duration(_int(test, "elapsed_s"))}.',
-                              WIDTH) + ['']
+                              WIDTH, break_on_hyphens=False) + ['']
         lines += boots_table(_dicts(test, 'passes'))
         checks = _dicts(test, 'checks')
         clean = sum(c.get('ok') is True for c in checks)
