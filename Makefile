@@ -10,6 +10,8 @@
 #   S=CASE          lrb_design case for `make scenario`
 #   JOBS=N          make --jobs for the kernel build (default: number of CPUs)
 #   KERNEL_ARGS=..  extra kernel arguments for `make run`, e.g. lrb_kunit.lrb_stress_ms=60000
+#   DIR=DIR         where `make series` writes the series (default: results/series)
+#   NOBUILD=1       `make series` without the git am onto the base and the build
 #   M=NAME          mutation of model/lrb.pml for `make model-trail`
 
 PYTHON   ?= python3
@@ -25,14 +27,17 @@ JOBS_OPT    = $(if $(JOBS),--jobs $(JOBS))
 RUN_OPTS    = $(PROFILE_OPT) $(JOBS_OPT)
 
 .PHONY: help deps deps-check tree prepare status export list test test-quick test-sanitizers \
-	test-x86_64 test-arm64 run bench planted-bugs check w1 unit-tests scenarios scenario scenarios-doc profiles \
-	model model-deep model-trail clean distclean
+	test-x86_64 test-arm64 run bench planted-bugs check w1 unit-tests mypy series scenarios scenario \
+	scenarios-doc profiles model model-deep model-trail clean distclean
 
 help:
 	@echo 'make deps          install the missing Debian packages (sudo when not root)'
 	@echo 'make tree          unpack + patch the kernel tree, copy kunit/ into it'
 	@echo 'make status        show unexported work in the kernel tree'
-	@echo 'make export        write the tree commits back to kernel-patch/ (+ edited tests)'
+	@echo 'make export        write the tree commits back to kernel-patch/, the patches of'
+	@echo '                   kunit/ and bench/ from those directories (+ edited tests)'
+	@echo 'make series        the series for a mailing list in results/series/ (DIR=): cover'
+	@echo '                   letter with the last make test, checkpatch, git am + build'
 	@echo 'make list          suites and cases, read from kunit/'
 	@echo 'make test          check, all targets (x86_64, arm64-lse, arm64-llsc), W=1,'
 	@echo '                   kbuffer-check, kcsan+lockdep on x86_64 and kcsan on arm64'
@@ -44,8 +49,10 @@ help:
 	@echo 'make bench         lrb_bench on x86_64, arm64-lse, arm64-nopac, x86_64-icount,'
 	@echo '                   arm64-icount: docs/bench.md, docs/bench.png'
 	@echo 'make planted-bugs  plant a bug per sanitizer (NAMES=), check its profile catches it'
-	@echo 'make check         checkpatch --strict, kernel-doc, wrapper unit tests'
-	@echo 'make w1            W=1 build of the series objects and lib/lrb_kunit/'
+	@echo 'make check         checkpatch --strict, kernel-doc, kunit/ and bench/ against'
+	@echo '                   their patches, mypy --strict, unit tests, sparse (x86_64, arm64)'
+	@echo 'make w1            W=1 build of the series objects, lib/lrb_kunit/, lib/lrb_bench/'
+	@echo 'make mypy          mypy --strict on tools/ (mypy.ini)'
 	@echo 'make scenarios     lrb_design suite with its diagrams (x86_64; ARCH= overrides)'
 	@echo 'make scenario S=X  one lrb_design case'
 	@echo 'make scenarios-doc docs/scenarios.md from the last scenarios run'
@@ -55,7 +62,7 @@ help:
 	@echo 'make model-trail M=NAME  refute a mutation and print its trail (M=all: every one)'
 	@echo 'make clean         remove build dirs and results/'
 	@echo 'make distclean     clean, plus the kernel tree and ccache'
-	@echo 'variables: KERNEL_SRC= FORCE=1 ARCH= PROFILE= GLOB= S= JOBS='
+	@echo 'variables: KERNEL_SRC= FORCE=1 ARCH= PROFILE= GLOB= S= JOBS= M= DIR= NOBUILD=1'
 
 deps:
 	@$(DEPS) install
@@ -108,6 +115,13 @@ bench: deps-check
 unit-tests:
 	@$(PYTHON) -m unittest discover -s tools/tests -t tools
 
+# Debian's python3 has python3-mypy; a python3 of one's own may not.
+mypy:
+	@PATH=/usr/bin:$$PATH python3 -m mypy --config-file mypy.ini
+
+series: deps-check
+	@$(WRAPPER) series $(if $(DIR),--dir $(DIR)) $(if $(NOBUILD),--no-build) $(JOBS_OPT)
+
 w1: deps-check
 	@$(WRAPPER) w1 $(ARCH_OPT) $(RUN_OPTS)
 
@@ -143,7 +157,7 @@ distclean: clean
 	     ! $(WRAPPER) status; then \
 		echo 'distclean: the tree has work in it: make export first, or FORCE=1'; exit 2; \
 	else \
-		echo "rm -rf $(CACHE)/linux-source-6.12 $(CACHE)/ccache"; \
-		rm -rf '$(CACHE)/linux-source-6.12' '$(CACHE)/ccache'; \
+		echo "rm -rf $(CACHE)/linux-source-6.12 $(CACHE)/series-check $(CACHE)/ccache"; \
+		rm -rf '$(CACHE)/linux-source-6.12' '$(CACHE)/series-check' '$(CACHE)/ccache'; \
 	fi
 	rmdir '$(CACHE)' 2>/dev/null || true

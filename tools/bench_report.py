@@ -396,7 +396,7 @@ def arch_section(run: Run, env: Env) -> List[str]:
 INTRO = """# Benchmark: lrb, the kernel's tracing ring buffer and a locked baseline
 
 Written by `tools/bench_report.py` from the logs of the `lrb_bench` KUnit suite
-(`kunit/lrb_bench_*.c`); do not edit by hand, edit `tools/bench_report.py`.
+(`bench/lrb_bench_*.c`); do not edit by hand, edit `tools/bench_report.py`.
 
 Command: `{command}`
 
@@ -408,7 +408,7 @@ between implementations measured in the same boot mean something.**
   test hooks.
 - `kernel`: the tracing ring buffer (`kernel/trace/ring_buffer.c`,
   `ring_buffer_lock_reserve()` / `ring_buffer_unlock_commit()`).
-- `locked`: `kunit/lrb_bench_locked.c`, the same page ring (sub-buffer
+- `locked`: `bench/lrb_bench_locked.c`, the same page ring (sub-buffer
   format, reader page swapped with the oldest page, same event headers and
   time deltas) with every write holding a per-CPU raw spinlock with
   interrupts off from reserve to commit, and the reader taking the same lock.
@@ -521,7 +521,7 @@ Rows = List[List[object]]
 
 def _impl_rows(run: Run, case: str) -> Rows:
     """(payload, value per impl) of a case's overwrite figures."""
-    rows = []
+    rows: Rows = []
     for key in run.keys((case,)):
         if key[2] == 'overwrite':
             figs = [run.figure(key, impl) for impl in IMPLS]
@@ -543,7 +543,7 @@ def chart_rows(run: Run) -> Tuple[Rows, Rows, Rows]:
                                           for n in nets])
     else:
         middle = _impl_rows(run, 'write_reader')
-    agg = []
+    agg: Rows = []
     for key in run.keys(('aggregate',)):
         figs = [run.figure(key, impl) for impl in IMPLS]
         agg.append([key[4]] + [f'{f.value / 1e6:.3f}' if f else 'NaN' for f in figs])
@@ -552,7 +552,7 @@ def chart_rows(run: Run) -> Tuple[Rows, Rows, Rows]:
 
 def _top(rows: Sequence[Sequence[object]]) -> float:
     """A y range top leaving room for the key above the data."""
-    values = [float(c) for row in rows for c in row[1:] if str(c) != 'NaN']
+    values = [float(str(c)) for row in rows for c in row[1:] if str(c) != 'NaN']
     return max(values, default=1.0) * 1.3 or 1.0
 
 

@@ -33,7 +33,7 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 _LINE = re.compile(r'^\s*([0-9a-f]+):\s+(?:(?:[0-9a-f]{2} )+\s*)?(\S.*)$')
 _TARGET = re.compile(r'\b([0-9a-f]{8,16})\s+<([^>+]+)(?:\+0x([0-9a-f]+))?>')
@@ -145,7 +145,7 @@ class Path:
 class Options:
     arch: str
     icall: Dict[str, str] = field(default_factory=dict)
-    alt_nops: frozenset = frozenset()
+    alt_nops: FrozenSet[int] = frozenset()
     forbid: Optional[str] = None
     jump_sites: Dict[int, int] = field(default_factory=dict)
     max_depth: int = 12

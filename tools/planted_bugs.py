@@ -22,7 +22,7 @@ from typing import List, Optional, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lrb_harness import cli, paths  # noqa: E402
+from lrb_harness import cli, paths, tree  # noqa: E402
 from lrb_harness.errors import HarnessError  # noqa: E402
 
 SOURCE = 'lib/lockless_ring_buffer.c'
@@ -233,7 +233,7 @@ def first_report(logs: Sequence[Path], pattern: str) -> str:
     return ''
 
 
-def run_plant(ctx: cli.Context, prep: 'cli.tree.Prepared', plant: Plant, jobs: int) -> Outcome:
+def run_plant(ctx: cli.Context, prep: tree.Prepared, plant: Plant, jobs: int) -> Outcome:
     source = prep.tree / SOURCE
     original = source.read_text()
     targets, profile = cli.select(ctx, [plant.arch], plant.profile)

@@ -1,4 +1,4 @@
-"""Style and warning checks: checkpatch, kernel-doc, W=1, the wrapper's tests."""
+"""Style and warning checks: checkpatch, kernel-doc, W=1, the wrapper's tests and types."""
 
 import os
 import re
@@ -9,14 +9,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Sequence
 
-from . import catalogue, gitutil, kunitrun, kunitsync
+from . import catalogue, gitutil, kunitrun, srcdirs
 from .profiles import Target
-from .tree import BASE_TAG
+from .tree import BASE_TAG, TreeConfig, stale_copies
 
 Say = Callable[[str], None]
 CHECKPATCH_TOTAL = re.compile(r'total: (\d+) errors, (\d+) warnings, (\d+) checks')
 COMPILER_DIAG = re.compile(r'(^|\s)(warning|error): ')
 COMPILER_CONTEXT = re.compile(r'^\s*\d*\s*\|| note: |: In function |^In file included from ')
+MYPY_SUMMARY = re.compile(r'^(Success: no issues found in (\d+) source files?'
+                          r'|Found \d+ errors? in \d+ files? \(checked (\d+) source files?\))$')
 
 
 @dataclass
@@ -91,6 +93,43 @@ def unit_tests(repo: Path) -> CheckResult:
     return result
 
 
+def copies_match(cfg: TreeConfig) -> CheckResult:
+    """kunit/ and bench/ against their patches in the series (after the
+    tree step): any difference means `make export` was not run."""
+    stale = stale_copies(cfg)
+    result = CheckResult('kunit/ and bench/ = their patches in kernel-patch/', not stale)
+    if stale:
+        result.problems = stale + ['run `make export` to write them into the series']
+    return result
+
+
+def mypy_command() -> List[str]:
+    """Debian's python3 runs mypy (python3-mypy installs a module, not a
+    command); _system_python_env() puts it first on PATH."""
+    return ['python3', '-m', 'mypy', '--config-file', 'mypy.ini']
+
+
+def mypy_result(returncode: int, output: str) -> CheckResult:
+    """mypy's verdict: its last line counts the files; anything but
+    `Success` (or no summary at all: mypy missing, a crash) fails."""
+    lines = output.rstrip().splitlines()
+    summary = MYPY_SUMMARY.match(lines[-1]) if lines else None
+    files = (summary.group(2) or summary.group(3)) if summary else '?'
+    result = CheckResult(f'mypy --strict ({files} files)', returncode == 0 and
+                         summary is not None and lines[-1].startswith('Success'))
+    if not result.ok:
+        result.problems = lines[-60:] or [f'mypy exited {returncode}']
+        if 'No module named mypy' in output:
+            result.problems.append('install python3-mypy: run `make deps`')
+    return result
+
+
+def mypy(repo: Path) -> CheckResult:
+    """mypy --strict on tools/, as mypy.ini says."""
+    proc = _run(mypy_command(), repo)
+    return mypy_result(proc.returncode, proc.stdout + proc.stderr)
+
+
 def compiler_diagnostics(output: str) -> List[str]:
     """gcc's warnings and errors with their context lines; make's progress dropped."""
     return [line for line in output.splitlines()
@@ -98,13 +137,16 @@ def compiler_diagnostics(output: str) -> List[str]:
 
 
 def w1_targets(tree: Path) -> List[str]:
-    objs = [n[:-2] + '.o' for n in series_sources(tree) if n.endswith('.c')]
-    return objs + [kunitsync.IN_TREE_DIR + '/']
+    """The series' objects, and the test directories whole (the objects
+    their Makefiles build depend on the configuration)."""
+    objs = [n[:-2] + '.o' for n in series_sources(tree)
+            if n.endswith('.c') and srcdirs.owner(n) is None]
+    return objs + [d.tree + '/' for d in srcdirs.SOURCE_DIRS]
 
 
 def w1(tree: Path, tgt: Target, build_dir: Path, jobs: int, say: Say,
        env: Dict[str, str]) -> CheckResult:
-    """Compile the series' objects and lib/lrb_kunit/ with W=1 in a sibling dir.
+    """Compile the series' objects and the test directories with W=1 in a sibling dir.
 
     A separate O= dir (<build dir>-w1, same .config and CC) keeps the main
     build's objects and command lines untouched, so the next kunit.py build

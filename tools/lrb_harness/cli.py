@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
 
-from . import checks, kunitrun, paths, report, results, suites, tree
+from . import (checks, kunitrun, paths, report, results, series, sparse, srcdirs, suites,
+               testrecord, tree)
 from .errors import HarnessError
 from .profiles import (ARCH_GROUPS, DEFAULT_PROFILE, Profile, Target, VALID_ARCHES,
                        load_profile, parse_arches, profile_names)
@@ -46,8 +47,10 @@ class Context:
                                version_fn=self.version_fn())
 
     def version_fn(self) -> Callable[[], str]:
-        fixed = self.env.get('LRB_PKG_VERSION')  # tests inject the dpkg answer
-        return (lambda: fixed) if fixed else tree.dpkg_version
+        fixed = self.env.get('LRB_PKG_VERSION') or ''  # tests inject the dpkg answer
+        if not fixed:
+            return tree.dpkg_version
+        return lambda: fixed
 
 
 # -- argument parsing ---------------------------------------------------------
@@ -102,7 +105,8 @@ def build_parser() -> Parser:
     sub.add_parser('export', help='write the tree commits back to kernel-patch/ '
                                   '(and edited tests to kunit/)')
     sub.add_parser('status', help='report unexported work in the kernel tree, change nothing')
-    sub.add_parser('check', help='checkpatch, kernel-doc and the wrapper unit tests')
+    sub.add_parser('check', help='checkpatch, kernel-doc, kunit/ and bench/ against their '
+                   'patches, mypy, the wrapper unit tests, sparse')
     w1 = sub.add_parser('w1', help='compile the series objects with W=1, fail on warnings')
     arch_opts(w1)
     test = sub.add_parser('test', help='check, run every target, W=1, kbuffer-check and the '
@@ -128,6 +132,13 @@ def build_parser() -> Parser:
     bench.add_argument('--out', help='the markdown page to write (default: docs/bench.md, or '
                        'bench.md beside the logs when --arch picks some targets)')
     bench.add_argument('--png', help='the chart to write (default: beside --out, bench.png)')
+    ser = sub.add_parser('series', help='the series for a mailing list: format-patch with a '
+                         'cover letter, subjects, checkpatch, git am onto the base and a build')
+    ser.add_argument('--dir', help='where to write it (default: results/series)')
+    ser.add_argument('--no-build', action='store_true',
+                     help='skip the git am onto the base and the build')
+    ser.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)),
+                     help='make --jobs for the build')
     sub.add_parser('profiles', help='list the profiles and their metadata')
     deps = sub.add_parser('deps', help='check (default) or install the Debian packages')
     deps.add_argument('mode', nargs='?', default='check', choices=['check', 'install'])
@@ -169,9 +180,9 @@ def prepare(ctx: Context) -> tree.Prepared:
     say(f'preparing tree {cfg.tree}')
     prep = tree.prepare(cfg)
     what = 'series re-applied' if prep.applied else 'series unchanged'
-    copied = f', {len(prep.kunit_written)} test files copied' if prep.kunit_written else ''
-    removed = f', {len(prep.kunit_removed)} removed' if prep.kunit_removed else ''
-    say(f'  tree ready ({tree.PACKAGE} {prep.version}, {what}{copied}{removed})')
+    copied = f', {len(prep.copied)} test files copied' if prep.copied else ''
+    removed = f', {len(prep.uncopied)} removed' if prep.uncopied else ''
+    say(f'  tree ready ({paths.PACKAGE} {prep.version}, {what}{copied}{removed})')
     return prep
 
 
@@ -217,7 +228,7 @@ def run_targets(ctx: Context, prep: tree.Prepared, targets: List[Target], profil
     if not (ctx.repo / '.kunitconfig').is_file():
         raise HarnessError(f'{ctx.repo / ".kunitconfig"} is missing: it enables the suites')
     out_dir = results_dir(ctx.repo, profile.name)
-    source_suites = suites.find_suites(ctx.repo / 'kunit')
+    source_suites = suites.repo_suites(ctx.repo)
     env = kunitrun.kunit_env(paths.ccache_dir(ctx.env), ctx.env)
     boots: List[results.BootResult] = []
     built: List[str] = []
@@ -315,22 +326,25 @@ def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
 
 def run_checks(ctx: Context, prep: tree.Prepared) -> List[checks.CheckResult]:
     say('check: checkpatch --strict on kernel-patch/, checkpatch -f and kernel-doc on the '
-        'sources, wrapper unit tests')
+        'sources, kunit/ and bench/ against their patches, mypy, wrapper unit tests, sparse')
     patch_dir = ctx.repo / 'kernel-patch'
     patch_files = [p.path for p in tree.read_series(patch_dir)]
     patch_files += sorted(p for p in patch_dir.glob('*.patch') if p not in patch_files)
-    kunit_dir = ctx.repo / 'kunit'
-    kunit_sources = sorted(p for p in kunit_dir.rglob('*') if p.suffix in ('.c', '.h'))
-    doc_files = [prep.tree / n for n in checks.series_sources(prep.tree)]
-    doc_files += [p for p in kunit_sources if p.suffix == '.c']
+    dir_sources = sorted(p for sdir in srcdirs.SOURCE_DIRS for p in sdir.src(ctx.repo).rglob('*')
+                         if p.suffix in ('.c', '.h'))
+    doc_files = [prep.tree / n for n in checks.series_sources(prep.tree)
+                 if srcdirs.owner(n) is None]  # the copies are checked in the repository
+    doc_files += [p for p in dir_sources if p.suffix == '.c']
     found = [checks.checkpatch(prep.tree, patch_files, as_files=False),
-             checks.checkpatch(prep.tree, kunit_sources, as_files=True),
+             checks.checkpatch(prep.tree, dir_sources, as_files=True),
              checks.kernel_doc(prep.tree, doc_files),
+             checks.copies_match(ctx.tree_config()),
+             checks.mypy(ctx.repo),
              checks.unit_tests(ctx.repo)]
     found[0].name += f' ({len(patch_files)} patches)'
-    found[1].name += f' ({len(kunit_sources)} files)'
+    found[1].name += f' ({len(dir_sources)} files)'
     found[2].name += f' ({len(doc_files)} files)'
-    return found
+    return found + sparse.check_arches(ctx.repo, prep.tree, ctx.env, say)
 
 
 def print_checks(found: List[checks.CheckResult]) -> None:
@@ -452,8 +466,22 @@ def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
     passed, failed, skipped = totals(boots)
     bad_steps = sum(not r.ok for r in found + w1_found)
     ok = targets_ok(res.boots, targets) and all(b.ok for b in boots) and not bad_steps
+    record_test(ctx, prep, profile, [res] + extra, found + w1_found, step_times, start,
+                'make test-quick' if args.no_sanitizers else 'make test')
     plain(report.closing_line(passed, failed + bad_steps, skipped))
     return EXIT_OK if ok else EXIT_FAIL
+
+
+def record_test(ctx: Context, prep: tree.Prepared, profile: Profile, runs: List[RunResult],
+                found: List[checks.CheckResult], step_times: Dict[str, float],
+                start: float, command: str) -> None:
+    """The whole run into results/latest/summary.json (testrecord.py)."""
+    names = [profile.name] + [name for name, _arch in CI_SANITIZER_PASSES]
+    passes = [testrecord.Pass(name, run.out_dir, run.boots) for name, run in zip(names, runs)]
+    test = testrecord.section(passes, found, step_times, time.monotonic() - start,
+                              f'{paths.PACKAGE} {prep.version}',
+                              testrecord.repo_commit(ctx.repo), command)
+    plain(f'make test recorded in {testrecord.write(passes, test)}')
 
 
 def cmd_sanitizers(ctx: Context, args: argparse.Namespace) -> int:
@@ -573,13 +601,13 @@ def cmd_export(ctx: Context, _args: argparse.Namespace) -> int:
         plain(f'  wrote kernel-patch/{name}')
     for name in exported.removed:
         plain(f'  removed kernel-patch/{name}')
-    for rel in exported.kunit_changed:
-        plain(f'  copied back kunit/{rel}')
+    for rel in exported.copied_back:
+        plain(f'  copied back {rel}')
     return EXIT_OK
 
 
 def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
-    found = suites.find_suites(ctx.repo / 'kunit')
+    found = suites.repo_suites(ctx.repo)
     lines = suites.format_list(found, args.globs)
     if not lines:
         plain('no suites found in kunit/' + (f' matching {" ".join(args.globs)}'
@@ -588,6 +616,17 @@ def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
     for line in lines:
         plain(line)
     return EXIT_OK
+
+
+def cmd_series(ctx: Context, args: argparse.Namespace) -> int:
+    prep = prepare(ctx)
+    cfg = series.config(ctx.repo, prep.tree, prep.version, args.dir, not args.no_build,
+                        args.jobs, ctx.env, say)
+    found = series.make_series(cfg)
+    print_checks(found)
+    bad = sum(not r.ok for r in found)
+    plain(f'series: {cfg.out}: ' + ('ready' if not bad else f'{bad} of {len(found)} checks FAILED'))
+    return EXIT_OK if not bad else EXIT_FAIL
 
 
 def cmd_profiles(ctx: Context, _args: argparse.Namespace) -> int:
@@ -611,7 +650,7 @@ def cmd_deps(ctx: Context, args: argparse.Namespace) -> int:
 COMMANDS: Dict[str, Callable[[Context, argparse.Namespace], int]] = {
     'prepare': cmd_prepare, 'run': cmd_run, 'list': cmd_list, 'export': cmd_export,
     'check': cmd_check, 'w1': cmd_w1, 'test': cmd_test, 'profiles': cmd_profiles,
-    'sanitizers': cmd_sanitizers, 'bench': cmd_bench,
+    'sanitizers': cmd_sanitizers, 'bench': cmd_bench, 'series': cmd_series,
     'deps': cmd_deps, 'status': cmd_status,
 }
 

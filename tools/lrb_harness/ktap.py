@@ -197,7 +197,7 @@ def _plan(lines: LineStream, test: Test) -> None:
 
 def _name_matches(lines: LineStream, test: Test) -> bool:
     match = TEST_RESULT.match(lines.peek())
-    return bool(match) and match.group(4) == test.name
+    return match is not None and match.group(4) == test.name
 
 
 def _result(lines: LineStream, test: Test, expected_num: int) -> None:

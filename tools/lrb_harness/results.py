@@ -107,11 +107,11 @@ def analyze(target: Target, profile: Profile, outcome: Outcome, log_lines: Seque
         by_leaf[id(leaf.test)] = case
         result.cases.append(case)
     for rep in logscan.first_per_burst(logscan.find_reports(log_lines)):
-        leaf = _case_for_line(leaves, rep.line)
-        if leaf is None:
+        owner = _case_for_line(leaves, rep.line)
+        if owner is None:
             result.errors.append(f'kernel report outside any test case: {rep}')
             continue
-        case = by_leaf[id(leaf.test)]
+        case = by_leaf[id(owner.test)]
         case.reasons.append(f'kernel report while it ran: {rep}')
         if case.status in ('PASS', 'SKIP'):
             case.status = 'FAIL'
@@ -158,11 +158,13 @@ def json_counts(path: Path) -> Dict[str, int]:
     'sub_groups' and 'test_cases'; a parameterised case is a sub-group)."""
     counts = {'PASS': 0, 'FAIL': 0, 'SKIP': 0, 'ERROR': 0}
 
-    def walk(group: Dict[str, object]) -> None:
-        for case in group.get('test_cases', []):  # type: ignore[union-attr]
-            status = str(case.get('status'))  # type: ignore[union-attr]
+    def walk(group: object) -> None:
+        if not isinstance(group, dict):
+            return
+        for case in group.get('test_cases', []):
+            status = str(case.get('status')) if isinstance(case, dict) else 'ERROR'
             counts[status] = counts.get(status, 0) + 1
-        for sub in group.get('sub_groups', []):  # type: ignore[union-attr]
-            walk(sub)  # type: ignore[arg-type]
+        for sub in group.get('sub_groups', []):
+            walk(sub)
     walk(json.loads(path.read_text()))
     return counts

@@ -1,10 +1,12 @@
-"""`list`: suites and cases read from the kunit/ C sources, without a build."""
+"""`list`: suites and cases read from the kunit/ and bench/ C sources, without a build."""
 
 import fnmatch
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List
+
+from .srcdirs import SOURCE_DIRS
 
 COMMENTS = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
 CASE_ARRAY = re.compile(r'struct\s+kunit_case\s+(\w+)\s*\[\s*\w*\s*\]\s*=\s*\{(.*?)\}\s*;', re.S)
@@ -63,6 +65,12 @@ def find_suites(kunit_dir: Path) -> List[Suite]:
         suites.extend(parse_source(path.read_text(errors='replace'),
                                    path.relative_to(kunit_dir.parent).as_posix()))
     return suites
+
+
+def repo_suites(repo: Path) -> List[Suite]:
+    """The suites of every directory the series carries (the benchmark is
+    a KUnit suite too)."""
+    return [suite for sdir in SOURCE_DIRS for suite in find_suites(sdir.src(repo))]
 
 
 def glob_matches(glob: str, suite: str, case: str = '') -> bool:

@@ -1,8 +1,15 @@
 """The kernel tree step: pristine base, patch series as commits, export.
 
 State lives in <tree>/.git/lrb-state (JSON): the base commit, the series
-(patch names and sha256), the commits `git am` produced, and the manifest of
-the kunit/ copy. A run with nothing changed rewrites no file.
+(patch names and sha256), the commits `git am` produced, and the manifests
+of the copies of kunit/ and bench/ (srcdirs.py). A run with nothing changed
+rewrites no file.
+
+The series carries those directories in patches of their own, which `make
+export` writes from the repository (testpatch.py). The tree step copies them
+over what the series put there, so that the tree builds what the
+repository holds; their files in the tree differ from the commits until the
+next export, and are watched through the manifests, not through git.
 """
 
 import hashlib
@@ -15,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from . import gitutil, kunitsync
+from . import dirsync, gitutil, testpatch
 from .errors import HarnessError
 from .paths import PACKAGE
+from .srcdirs import SOURCE_DIRS
 
 BASE_TAG = 'lrb-base'
 STATE_FILE = 'lrb-state'
@@ -53,14 +61,6 @@ class TreeConfig:
     def patch_dir(self) -> Path:
         return self.repo / 'kernel-patch'
 
-    @property
-    def kunit_src(self) -> Path:
-        return self.repo / 'kunit'
-
-    @property
-    def kunit_dest(self) -> Path:
-        return self.tree / kunitsync.IN_TREE_DIR
-
 
 @dataclass
 class Patch:
@@ -78,7 +78,10 @@ class State:
     pkg_version: str = ''
     series: List[Dict[str, str]] = field(default_factory=list)
     commits: List[str] = field(default_factory=list)
-    kunit_manifest: Dict[str, str] = field(default_factory=dict)
+    manifests: Dict[str, dirsync.Manifest] = field(default_factory=dict)  # by tree dir
+
+    def manifest(self, where: str) -> dirsync.Manifest:
+        return self.manifests.get(where, {})
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, indent=1, sort_keys=True) + '\n'
@@ -86,6 +89,9 @@ class State:
     @classmethod
     def from_json(cls, text: str) -> 'State':
         data: Dict[str, Any] = json.loads(text)
+        if 'kunit_manifest' in data and 'manifests' not in data:
+            # the state of a tree step that copied kunit/ alone
+            data['manifests'] = {'lib/lrb_kunit': data['kunit_manifest']}
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         return cls(**known)
 
@@ -221,8 +227,10 @@ def ensure_base(cfg: TreeConfig) -> Tuple[str, str]:
 # -- safety ---------------------------------------------------------------
 
 def _dirty_paths(tree: Path) -> List[str]:
+    """Uncommitted changes to tracked files, the copied directories aside."""
     text = gitutil.run(tree, ['status', '--porcelain', '-uno', '-z']).stdout
-    return [entry[3:] for entry in text.split('\0') if len(entry) > 3]
+    paths = [entry[3:] for entry in text.split('\0') if len(entry) > 3]
+    return [p for p in paths if not any(p.startswith(d.tree + '/') for d in SOURCE_DIRS)]
 
 
 def _am_in_progress(tree: Path) -> bool:
@@ -265,31 +273,46 @@ def find_problems(cfg: TreeConfig, state: State, base: str,
                             'commits:\n' + _listing([_describe(tree, c) for c in extra]))
         elif commits != state.commits[:len(commits)]:
             problems.append('the series commits in the tree were reordered or removed')
-    edits = kunitsync.tree_edits(cfg.kunit_dest, state.kunit_manifest)
+    edits = copy_edits(cfg, state)
     if edits:
         problems.append('edited test files in the tree:\n' + _listing([str(e) for e in edits]))
     return problems
 
 
+def copy_edits(cfg: TreeConfig, state: State) -> List[dirsync.Edit]:
+    """A developer's edits of the copied directories, made in the tree."""
+    return [edit for sdir in SOURCE_DIRS for edit in
+            dirsync.tree_edits(sdir.dest(cfg.tree), state.manifest(sdir.tree), sdir.tree)]
+
+
 # -- applying the series --------------------------------------------------
 
-def _snapshot(tree: Path, base: str) -> Dict[str, Tuple[str, int, int]]:
-    """Content hash and times of every file the current HEAD changes from base."""
+Snapshot = Dict[str, Tuple[str, int, int]]
+
+
+def _copied_paths(state: State) -> List[str]:
+    return [f'{where}/{rel}' for where, manifest in state.manifests.items() for rel in manifest]
+
+
+def _snapshot(tree: Path, base: str, also: List[str]) -> Snapshot:
+    """Content hash and times of every file the current HEAD changes from
+    base, and of the files in also."""
     snap = {}
-    for rel in gitutil.lines(tree, ['diff', '--no-renames', '--name-only', base, 'HEAD']):
+    changed = gitutil.lines(tree, ['diff', '--no-renames', '--name-only', base, 'HEAD'])
+    for rel in changed + also:
         path = tree / rel
         if path.is_file() and not path.is_symlink():
             st = path.stat()
-            snap[rel] = (kunitsync.file_hash(path), st.st_atime_ns, st.st_mtime_ns)
+            snap[rel] = (dirsync.file_hash(path), st.st_atime_ns, st.st_mtime_ns)
     return snap
 
 
-def _restore_times(tree: Path, snap: Dict[str, Tuple[str, int, int]]) -> int:
+def _restore_times(tree: Path, snap: Snapshot) -> int:
     """Give files whose content came back unchanged their old times (no rebuild)."""
     restored = 0
     for rel, (digest, atime, mtime) in snap.items():
         path = tree / rel
-        if path.is_file() and not path.is_symlink() and kunitsync.file_hash(path) == digest:
+        if path.is_file() and not path.is_symlink() and dirsync.file_hash(path) == digest:
             os.utime(path, ns=(atime, mtime))
             restored += 1
     if restored:
@@ -305,19 +328,32 @@ def _apply_failure(patch: Patch, version: str, proc: 'subprocess.CompletedProces
             f'  git am says:\n' + '\n'.join('    ' + l for l in reason.splitlines()))
 
 
+def _remove_copies(tree: Path, state: State) -> None:
+    """The copies go before `git am`, which refuses to create a file that
+    is there untracked (the series' test patches create these files)."""
+    for rel in _copied_paths(state):
+        path = tree / rel
+        if path.is_file() or path.is_symlink():
+            path.unlink()
+
+
 def apply_series(cfg: TreeConfig, state: State, base: str, version: str,
-                 patches: List[Patch]) -> None:
+                 patches: List[Patch]) -> Snapshot:
+    """Reset to the base and `git am` the series. Returns the snapshot of the
+    files before, whose times the caller restores once the copies are in."""
     tree = cfg.tree
-    snap = _snapshot(tree, base)
+    snap = _snapshot(tree, base, _copied_paths(state))
     if _am_in_progress(tree):
         gitutil.run(tree, ['am', '--abort'], check=False)
     gitutil.run(tree, ['reset', '-q', '--hard', base])
+    _remove_copies(tree, state)
     for index, patch in enumerate(patches, 1):
         cfg.log(f'applying [{index}/{len(patches)}] {patch.name}')
         proc = gitutil.run(tree, AM_OPTS + [str(patch.path)], check=False)
         if proc.returncode != 0:
             gitutil.run(tree, ['am', '--abort'], check=False)
             gitutil.run(tree, ['reset', '-q', '--hard', base])
+            sync_copies(cfg, state)
             _restore_times(tree, snap)
             state.series, state.commits = [], []
             save_state(tree, state)
@@ -325,16 +361,32 @@ def apply_series(cfg: TreeConfig, state: State, base: str, version: str,
                                + '\n  the tree is back at the base; fix the patch and run again')
     state.series = [p.entry() for p in patches]
     state.commits = gitutil.lines(tree, ['rev-list', '--reverse', base + '..HEAD'])
-    _restore_times(tree, snap)
+    return snap
 
 
 def _ensure_excluded(tree: Path) -> None:
+    """Files of kunit/ or bench/ that the series does not have yet stay out
+    of `git status`, as do build artefacts of an in-tree build there."""
     exclude = tree / '.git' / 'info' / 'exclude'
-    line = '/' + kunitsync.IN_TREE_DIR + '/'
     text = exclude.read_text() if exclude.is_file() else ''
-    if line not in text.splitlines():
+    missing = [f'/{d.tree}/' for d in SOURCE_DIRS if f'/{d.tree}/' not in text.splitlines()]
+    if missing:
         exclude.parent.mkdir(parents=True, exist_ok=True)
-        exclude.write_text(text + ('' if not text or text.endswith('\n') else '\n') + line + '\n')
+        exclude.write_text(text + ('' if not text or text.endswith('\n') else '\n')
+                           + ''.join(line + '\n' for line in missing))
+
+
+def sync_copies(cfg: TreeConfig, state: State) -> Tuple[List[str], List[str]]:
+    """Copy kunit/ and bench/ over the tree; returns the tree paths written
+    and removed."""
+    written: List[str] = []
+    removed: List[str] = []
+    for sdir in SOURCE_DIRS:
+        manifest, wrote, gone = dirsync.sync(sdir.src(cfg.repo), sdir.dest(cfg.tree))
+        state.manifests[sdir.tree] = manifest
+        written += [f'{sdir.tree}/{rel}' for rel in wrote]
+        removed += [f'{sdir.tree}/{rel}' for rel in gone]
+    return written, removed
 
 
 # -- entry points -----------------------------------------------------------
@@ -345,8 +397,8 @@ class Prepared:
     base: str
     version: str
     applied: bool
-    kunit_written: List[str]
-    kunit_removed: List[str]
+    copied: List[str]      # tree paths written from kunit/ and bench/
+    uncopied: List[str]    # tree paths removed because they are not there
 
 
 def prepare(cfg: TreeConfig) -> Prepared:
@@ -368,14 +420,10 @@ def prepare(cfg: TreeConfig) -> Prepared:
         cfg.log('FORCE=1: discarding ' + problem.splitlines()[0])
     up_to_date = (not dirty and commits == state.commits and not _am_in_progress(tree)
                   and state.series == [p.entry() for p in patches])
-    if not up_to_date:
-        apply_series(cfg, state, base, version, patches)
-    edits = kunitsync.tree_edits(cfg.kunit_dest, state.kunit_manifest)
-    if edits:  # only reached with FORCE
-        kunitsync.discard_edits(cfg.kunit_dest, edits)
-    manifest, written, removed = kunitsync.sync(cfg.kunit_src, cfg.kunit_dest,
-                                                state.kunit_manifest)
-    state.kunit_manifest = manifest
+    snap = None if up_to_date else apply_series(cfg, state, base, version, patches)
+    written, removed = sync_copies(cfg, state)
+    if snap is not None:
+        _restore_times(tree, snap)
     save_state(tree, state)
     return Prepared(tree, base, version, not up_to_date, written, removed)
 
@@ -404,10 +452,44 @@ class Exported:
     patches: List[str]
     written: List[str]
     removed: List[str]
-    kunit_changed: List[str]
+    copied_back: List[str]   # repository paths written from edits made in the tree
+
+
+def _export_copy_edits(cfg: TreeConfig, state: State) -> List[str]:
+    """Edits of the copies made in the tree go back to kunit/ and bench/."""
+    clashes = [f'{s.repo}/{rel}' for s in SOURCE_DIRS for rel in
+               dirsync.conflicts(s.dest(cfg.tree), s.src(cfg.repo), state.manifest(s.tree))]
+    if clashes and not cfg.force:
+        raise HarnessError('these files changed both in the tree and in the repository since '
+                           'the last copy; FORCE=1 exports the tree version:\n'
+                           + _listing(clashes))
+    changed = []
+    for sdir in SOURCE_DIRS:
+        manifest = dict(state.manifest(sdir.tree))
+        changed += [f'{sdir.repo}/{rel}' for rel in
+                    dirsync.export_back(sdir.dest(cfg.tree), sdir.src(cfg.repo), manifest)]
+        state.manifests[sdir.tree] = manifest
+    return changed
+
+
+def _write_patches(patch_dir: Path, new: Dict[str, bytes]) -> Tuple[List[str], List[str]]:
+    """kernel-patch/ and its series made to hold exactly new; returns the
+    names written and removed."""
+    patch_dir.mkdir(parents=True, exist_ok=True)
+    old = set(series_names(patch_dir)) | {p.name for p in patch_dir.glob('*.patch')}
+    removed = sorted(name for name in old - set(new) if (patch_dir / name).is_file())
+    for name in removed:
+        (patch_dir / name).unlink()
+    written = [name for name, data in new.items() if _write_if_different(patch_dir / name, data)]
+    series_text = '\n'.join(_series_header(patch_dir) + list(new)) + '\n'
+    _write_if_different(patch_dir / 'series', series_text.encode())
+    return written, removed
 
 
 def export(cfg: TreeConfig) -> Exported:
+    """The tree's commits to kernel-patch/, the patches of kunit/ and bench/
+    written from the repository (testpatch.py); the tree's HEAD moves to
+    the commits written, its files stay."""
     tree = cfg.tree
     base = gitutil.rev(tree, BASE_TAG) if gitutil.is_repo(tree) else None
     if base is None:
@@ -421,37 +503,33 @@ def export(cfg: TreeConfig) -> Exported:
                            f'first (git -C {tree} commit -a):\n' + _listing(dirty))
     if _commits_after(tree, base) is None:
         raise HarnessError(f'HEAD of {tree} is not based on {BASE_TAG}')
-    manifest = dict(state.kunit_manifest)
-    edits = kunitsync.tree_edits(cfg.kunit_dest, manifest)
-    kunit_changed, conflicts = kunitsync.export_back(cfg.kunit_dest, cfg.kunit_src,
-                                                     manifest, cfg.force)
-    if conflicts:
-        raise HarnessError('these test files changed both in the tree and in kunit/ since '
-                           'the last copy; FORCE=1 exports the tree version:\n'
-                           + _listing(conflicts))
+    copied_back = _export_copy_edits(cfg, state)
     with tempfile.TemporaryDirectory(prefix='lrb-export-') as tmp:
-        gitutil.run(tree, FORMAT_PATCH_OPTS + ['-q', '-o', tmp, base + '..HEAD'])
-        new = {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir())}
-    patch_dir = cfg.patch_dir
-    patch_dir.mkdir(parents=True, exist_ok=True)
-    old = set(series_names(patch_dir)) | {p.name for p in patch_dir.glob('*.patch')}
-    removed = sorted(name for name in old - set(new) if (patch_dir / name).is_file())
-    for name in removed:
-        (patch_dir / name).unlink()
-    written = [name for name, data in new.items() if _write_if_different(patch_dir / name, data)]
-    series_text = '\n'.join(_series_header(patch_dir) + list(new)) + '\n'
-    _write_if_different(patch_dir / 'series', series_text.encode())
-    for edit in edits:
-        if edit.kind == 'deleted':
-            manifest.pop(edit.rel, None)
-        else:
-            manifest[edit.rel] = kunitsync.file_hash(cfg.kunit_dest / edit.rel)
+        head = testpatch.rewrite(tree, base, cfg.repo, Path(tmp) / 'index')
+        out = Path(tmp) / 'patches'
+        gitutil.run(tree, FORMAT_PATCH_OPTS + ['-q', '-o', str(out), f'{base}..{head}'])
+        new = {p.name: p.read_bytes() for p in sorted(out.iterdir())} if out.is_dir() else {}
+    written, removed = _write_patches(cfg.patch_dir, new)
+    if head != gitutil.rev(tree, 'HEAD'):
+        gitutil.run(tree, ['reset', '-q', head])
     state.base = base
-    state.series = [p.entry() for p in read_series(patch_dir)]
+    state.series = [p.entry() for p in read_series(cfg.patch_dir)]
     state.commits = gitutil.lines(tree, ['rev-list', '--reverse', base + '..HEAD'])
-    state.kunit_manifest = manifest
     save_state(tree, state)
-    return Exported(list(new), written, removed, kunit_changed)
+    return Exported(list(new), written, removed, copied_back)
+
+
+def stale_copies(cfg: TreeConfig) -> List[str]:
+    """How kunit/ and bench/ differ from their patches in the applied series
+    (run after the tree step)."""
+    tree = cfg.tree
+    base = gitutil.rev(tree, BASE_TAG)
+    state = load_state(tree)
+    if base is None or state is None:
+        raise HarnessError(f'no prepared tree at {tree}: run `make tree` first')
+    names = dict(zip(state.commits, (entry['name'] for entry in state.series)))
+    head = state.commits[-1] if state.commits else base
+    return testpatch.differences(tree, cfg.repo, head, base, names)
 
 
 def pending_work(cfg: TreeConfig) -> List[str]:

@@ -5,6 +5,7 @@ import json
 import shutil
 import unittest
 from pathlib import Path
+from typing import Dict
 
 import bench_report as br
 
@@ -76,7 +77,7 @@ class ParseTest(unittest.TestCase):
 
 class MarkdownTest(unittest.TestCase):
     def setUp(self) -> None:
-        insn = {'x86_64': {'lrb': {'reserve': 60, 'commit': 20, 'total': 80,
+        insn: Dict[str, Dict[str, object]] = {'x86_64': {'lrb': {'reserve': 60, 'commit': 20, 'total': 80,
                                    'functions': ['lrb_lock_reserve']},
                            'kernel': {'reserve': 100, 'commit': 60, 'total': 160,
                                       'functions': ['ring_buffer_lock_reserve']}}}
@@ -137,11 +138,11 @@ class SerialTest(unittest.TestCase):
 
     def setUp(self) -> None:
         text = (DATA / 'bench' / 'x86_64-icount.log').read_text()
-        self.run = br.parse_log(text, 'x86_64-icount')
-        self.md = br.render_markdown([self.run], br.Env('make bench', {}))
+        self.serial_run = br.parse_log(text, 'x86_64-icount')
+        self.md = br.render_markdown([self.serial_run], br.Env('make bench', {}))
 
     def test_serial_from_config(self) -> None:
-        self.assertTrue(self.run.serial)
+        self.assertTrue(self.serial_run.serial)
         self.assertFalse(run_of_log().serial)
 
     def test_instructions_not_times(self) -> None:
@@ -162,11 +163,11 @@ class SerialTest(unittest.TestCase):
         self.assertNotIn('### Static instruction count of the write fast path', self.md)
 
     def test_chart_middle_panel_is_net(self) -> None:
-        writes, middle, agg = br.chart_rows(self.run)
+        writes, middle, agg = br.chart_rows(self.serial_run)
         self.assertEqual([[64, '250.0', '418.0', '220.0']], writes)
         self.assertEqual([[64, '195.0', '363.0', '165.0']], middle)
         self.assertEqual([], agg)
-        script = br.gnuplot_script([self.run], 'x.png')
+        script = br.gnuplot_script([self.serial_run], 'x.png')
         self.assertIn('instructions per event, lower is better', script)
         self.assertNotIn('writer CPUs', script)
         self.assertIn('set multiplot next', script)

@@ -269,7 +269,9 @@ class QemuConfigTest(TempDirTest):
             text = (configs / name).read_text()
             self.assertIn('from ..qemu_config import QemuArchParams', text)
             self.assertIn("'-smp', '4'", text)
-            kconfigs[name] = re.search(r"kconfig='''(.*?)'''", text, re.S).group(1)
+            kconfig = re.search(r"kconfig='''(.*?)'''", text, re.S)
+            assert kconfig is not None, name
+            kconfigs[name] = kconfig.group(1)
             self.assertIn('CONFIG_SMP=y', kconfigs[name])
         self.assertEqual(kconfigs['arm64-lse.py'], kconfigs['arm64-llsc.py'])
         self.assertEqual(kconfigs['arm64-lse.py'], kconfigs['arm64-nopac.py'])
@@ -307,6 +309,9 @@ class MakefileTest(TempDirTest):
         out = self.dry_run('scenarios', 'ARCH=arm64')
         self.assertIn('run --arch arm64 --show-log lrb_design', out)
         self.assertIn('deps.sh check', self.dry_run('check'))
+        out = self.dry_run('series', 'DIR=/tmp/out', 'NOBUILD=1', 'JOBS=3')
+        self.assertIn('kunit-wrapper.py series --dir /tmp/out --no-build --jobs 3', out)
+        self.assertIn('python3 -m mypy --config-file mypy.ini', self.dry_run('mypy'))
 
     def test_ci_script_parses(self) -> None:
         import subprocess

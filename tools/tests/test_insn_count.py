@@ -166,9 +166,11 @@ ffffffff81000414:	nop
 ffffffff81000415:	nop
 ffffffff81000416:	ret
 '''}
-        self.assertEqual(5, program(listing).path('f').count)
-        keyed = program(listing, jump_sites={0xffffffff81000400: 0xffffffff81000410})
-        self.assertEqual(3, keyed.path('f').count)
+        plain = program(listing).path('f')
+        keyed = program(listing, jump_sites={0xffffffff81000400: 0xffffffff81000410}).path('f')
+        assert plain is not None and keyed is not None
+        self.assertEqual(5, plain.count)
+        self.assertEqual(3, keyed.count)
 
 
 class TablesTest(unittest.TestCase):

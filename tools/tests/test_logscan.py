@@ -35,8 +35,10 @@ def log(*parts: List[str]) -> List[str]:
 
 
 def analyze(lines: List[str], tgt: str = 'x86_64', rc: int = 0,
-            expected: Optional[Dict[str, List[str]]] = None, **flags: bool) -> results.BootResult:
-    outcome = Outcome(returncode=rc, booted=flags.pop('booted', True), **flags)
+            expected: Optional[Dict[str, List[str]]] = None, booted: bool = True,
+            kunit_timeout: bool = False, watchdog: bool = False) -> results.BootResult:
+    outcome = Outcome(returncode=rc, booted=booted, kunit_timeout=kunit_timeout,
+                      watchdog=watchdog)
     return results.analyze(target(tgt), Profile('default'), outcome, lines,
                            EXPECTED if expected is None else expected)
 

@@ -10,14 +10,16 @@ from typing import List
 from lrb_harness import cli, tree
 from lrb_harness.errors import HarnessError
 
-from .helpers import TempDirTest, git, make_tarball, mtimes, write
+from .helpers import FAKE_FILES, TempDirTest, git, make_tarball, mtimes, write
 
 KUNIT_TEST = ('// SPDX-License-Identifier: GPL-2.0\n#include <kunit/test.h>\n'
               'static struct kunit_case c[] = { KUNIT_CASE(one), {} };\n'
               'static struct kunit_suite s = { .name = "lrb_api", .test_cases = c };\n')
 
 
-class TreeTest(TempDirTest):
+class TreeTestBase(TempDirTest):
+    """A repository with a kunit/ directory and a tree from a fake tarball."""
+
     def setUp(self) -> None:
         super().setUp()
         self.tarball = make_tarball(self.tmp)
@@ -38,17 +40,23 @@ class TreeTest(TempDirTest):
         git(self.tree_dir, 'commit', '-q', '-m', f'{subject}\n\nBody.\n\nSigned-off-by: T <t@e.com>')
 
     def make_series(self) -> None:
-        """Two patches, written by export from commits made in the tree."""
+        """Three patches, written by export from commits made in the tree:
+        the third one adds the KUnit directory, as the real series does."""
         tree.prepare(self.cfg())
         self.commit_in_tree('lib/a.c', '// SPDX-License-Identifier: GPL-2.0\nint a(void)\n'
                             '{\n\treturn 10;\n}\n', 'lib: a returns 10')
         self.commit_in_tree('include/linux/x.h', '/* SPDX-License-Identifier: GPL-2.0 */\n'
                             '#define X 2\n', 'x: X is 2')
+        git(self.tree_dir, 'add', '-f', 'lib/lrb_kunit')
+        self.commit_in_tree('lib/Makefile', FAKE_FILES['lib/Makefile'] + 'obj-y += lrb_kunit/\n',
+                            'lib: add the suites')
         tree.export(self.cfg())
 
     def patches(self) -> List[Path]:
         return sorted((self.repo / 'kernel-patch').glob('*.patch'))
 
+
+class TreeTest(TreeTestBase):
     def test_first_prepare_records_base_with_version(self) -> None:
         prep = tree.prepare(self.cfg())
         self.assertEqual(prep.version, '6.12.99-1~test')
@@ -57,6 +65,7 @@ class TreeTest(TempDirTest):
         self.assertIn('lib/a.c', git(self.tree_dir, 'ls-files'))  # despite Debian's /*
         self.assertEqual((self.tree_dir / 'lib/lrb_kunit/lrb_api_test.c').read_text(), KUNIT_TEST)
         self.assertIn('/lib/lrb_kunit/', (self.tree_dir / '.git/info/exclude').read_text())
+        self.assertIn('/lib/lrb_bench/', (self.tree_dir / '.git/info/exclude').read_text())
         self.assertEqual(git(self.tree_dir, 'status', '--porcelain', '-uall',
                              '--ignored=no').strip(), '')
 
@@ -68,16 +77,18 @@ class TreeTest(TempDirTest):
         time.sleep(0.02)
         prep = tree.prepare(self.cfg())
         self.assertFalse(prep.applied)
-        self.assertEqual(prep.kunit_written, [])
+        self.assertEqual(prep.copied, [])
         self.assertEqual(mtimes(self.tree_dir), before)
         self.assertEqual(mtimes(self.repo), patch_times)
 
     def test_export_round_trip_is_byte_identical(self) -> None:
         self.make_series()
         names = [p.name for p in self.patches()]
-        self.assertEqual(names, ['0001-lib-a-returns-10.patch', '0002-x-X-is-2.patch'])
+        self.assertEqual(names, ['0001-lib-a-returns-10.patch', '0002-x-X-is-2.patch',
+                                 '0003-lib-add-the-suites.patch'])
         series = (self.repo / 'kernel-patch' / 'series').read_text()
-        self.assertIn('0001-lib-a-returns-10.patch\n0002-x-X-is-2.patch\n', series)
+        self.assertIn('0001-lib-a-returns-10.patch\n0002-x-X-is-2.patch\n'
+                      '0003-lib-add-the-suites.patch\n', series)
         saved = {p.name: p.read_bytes() for p in self.patches()}
         self.assertFalse(tree.prepare(self.cfg()).applied)  # export recorded the state
         again = tree.export(self.cfg())
@@ -104,22 +115,22 @@ class TreeTest(TempDirTest):
         self.assertEqual((self.tree_dir / 'include/linux/x.h').read_text().splitlines()[-1],
                          '#define X 3')
         self.assertEqual((self.tree_dir / 'lib/a.c').stat().st_mtime_ns, a_before)
-        self.assertEqual(len(git(self.tree_dir, 'rev-list', 'lrb-base..HEAD').split()), 2)
+        self.assertEqual(len(git(self.tree_dir, 'rev-list', 'lrb-base..HEAD').split()), 3)
         self.assertFalse(tree.prepare(self.cfg()).applied)
 
     def test_failing_patch_exits_2_with_name_version_and_reason(self) -> None:
         self.make_series()
-        bad = self.repo / 'kernel-patch' / '0003-bad.patch'
+        bad = self.repo / 'kernel-patch' / '0004-bad.patch'
         bad.write_text(self.patches()[0].read_text().replace('lib: a returns 10', 'bad')
                        .replace('-\treturn 1;', '-\treturn 42;'))
         with open(self.repo / 'kernel-patch' / 'series', 'a') as series:
-            series.write('0003-bad.patch\n')
+            series.write('0004-bad.patch\n')
         for _attempt in range(2):  # re-runnable: fails the same way twice
             with self.assertRaises(HarnessError) as ctx:
                 tree.prepare(self.cfg())
             message = ctx.exception.message
             self.assertEqual(ctx.exception.code, 2)
-            self.assertIn('kernel-patch/0003-bad.patch', message)
+            self.assertIn('kernel-patch/0004-bad.patch', message)
             self.assertIn('linux-source-6.12 6.12.99-1~test', message)
             self.assertIn('patch does not apply', message)
             base = git(self.tree_dir, 'rev-parse', 'lrb-base')
@@ -128,7 +139,7 @@ class TreeTest(TempDirTest):
             self.assertEqual(git(self.tree_dir, 'status', '--porcelain', '-uno'), '')
         bad.unlink()
         (self.repo / 'kernel-patch' / 'series').write_text(
-            '0001-lib-a-returns-10.patch\n0002-x-X-is-2.patch\n')
+            '0001-lib-a-returns-10.patch\n0002-x-X-is-2.patch\n0003-lib-add-the-suites.patch\n')
         self.assertTrue(tree.prepare(self.cfg()).applied)
 
     def test_cli_failing_patch_exit_code(self) -> None:
@@ -167,15 +178,15 @@ class TreeTest(TempDirTest):
             tree.prepare(self.cfg())
         self.assertIn('lib: b returns 20', ctx.exception.message)
         exported = tree.export(self.cfg())
-        self.assertEqual(len(exported.patches), 3)
-        self.assertEqual(exported.written, ['0003-lib-b-returns-20.patch'])
+        self.assertEqual(len(exported.patches), 4)
+        self.assertEqual(exported.written, ['0004-lib-b-returns-20.patch'])
         self.assertFalse(tree.prepare(self.cfg()).applied)
 
     def test_extra_commit_discarded_with_force(self) -> None:
         self.make_series()
         self.commit_in_tree('lib/b.c', 'x\n', 'lib: scratch')
         tree.prepare(self.cfg(force=True))
-        self.assertEqual(len(git(self.tree_dir, 'rev-list', 'lrb-base..HEAD').split()), 2)
+        self.assertEqual(len(git(self.tree_dir, 'rev-list', 'lrb-base..HEAD').split()), 3)
         self.assertIn('return 2;', (self.tree_dir / 'lib/b.c').read_text())
 
     def test_kunit_copy_follows_kunit_dir(self) -> None:
@@ -184,11 +195,11 @@ class TreeTest(TempDirTest):
         write(self.repo / 'kunit' / 'sub' / 'extra.h', '/* extra */\n')
         before = dest.joinpath('Makefile').stat().st_mtime_ns
         prep = tree.prepare(self.cfg())
-        self.assertEqual(prep.kunit_written, ['sub/extra.h'])
+        self.assertEqual(prep.copied, ['lib/lrb_kunit/sub/extra.h'])
         self.assertEqual(dest.joinpath('Makefile').stat().st_mtime_ns, before)
         (self.repo / 'kunit' / 'sub' / 'extra.h').unlink()
         prep = tree.prepare(self.cfg())
-        self.assertEqual(prep.kunit_removed, ['sub/extra.h'])
+        self.assertEqual(prep.uncopied, ['lib/lrb_kunit/sub/extra.h'])
         self.assertFalse((dest / 'sub').exists())
 
     def test_kunit_edit_in_tree_is_protected_and_exported(self) -> None:
@@ -201,11 +212,14 @@ class TreeTest(TempDirTest):
         self.assertIn('lib/lrb_kunit/lrb_api_test.c (modified in the tree)', ctx.exception.message)
         self.assertIn('make export', ctx.exception.message)
         self.assertIn('edited in the tree', copied.read_text())
+        git(self.tree_dir, 'add', '-f', 'lib/lrb_kunit/Makefile')
+        self.commit_in_tree('lib/Makefile', FAKE_FILES['lib/Makefile'] + 'obj-y += lrb_kunit/\n',
+                            'lib: add the suites')
         exported = tree.export(self.cfg())
-        self.assertEqual(exported.kunit_changed, ['lrb_api_test.c'])
+        self.assertEqual(exported.copied_back, ['kunit/lrb_api_test.c'])
         self.assertIn('edited in the tree', (self.repo / 'kunit' / 'lrb_api_test.c').read_text())
         prep = tree.prepare(self.cfg())  # the repo-side Makefile edit still reaches the tree
-        self.assertEqual(prep.kunit_written, ['Makefile'])
+        self.assertEqual(prep.copied, ['lib/lrb_kunit/Makefile'])
 
     def test_kunit_added_file_in_tree_discarded_with_force(self) -> None:
         tree.prepare(self.cfg())

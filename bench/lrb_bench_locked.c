@@ -214,11 +214,15 @@ static bool lkb_move_tail(struct lkb_buffer *b, struct lkb_cpu *c)
  * @length: payload bytes, 1 .. a page minus 24
  *
  * Takes the CPU's lock with interrupts off until lkb_unlock_commit().
+ * Sparse cannot follow a lock held on one return value only: for it, a
+ * NULL return holds the lock too, and the caller's NULL branch releases it
+ * with __release(), as __cond_lock() does for a trylock.
  *
  * Return: the event, or NULL (nothing held) if the ring is full in
  * producer/consumer mode or @length is invalid.
  */
 void *lkb_lock_reserve(struct lkb_buffer *b, unsigned int length)
+	__acquires(lkb_cpu_lock)
 {
 	unsigned int size = length, need;
 	struct lrb_data_page *page;
@@ -227,8 +231,10 @@ void *lkb_lock_reserve(struct lkb_buffer *b, unsigned int length)
 	struct lkb_cpu *c;
 	u64 ts, delta;
 
-	if (unlikely(!length || length > LKB_CAPACITY - 8))
+	if (unlikely(!length || length > LKB_CAPACITY - 8)) {
+		__acquire(lkb_cpu_lock);
 		return NULL;
+	}
 	if (size > LKB_SMALL_MAX)
 		size += 4;
 	size = ALIGN(size + LKB_HDR, 4);
@@ -246,6 +252,7 @@ void *lkb_lock_reserve(struct lkb_buffer *b, unsigned int length)
 			c->dropped++;
 			raw_spin_unlock(&c->lock);
 			raw_local_irq_restore(flags);
+			__acquire(lkb_cpu_lock);
 			return NULL;
 		}
 		need = size;
@@ -284,6 +291,7 @@ void *lkb_lock_reserve(struct lkb_buffer *b, unsigned int length)
  * Releases the CPU's lock and restores interrupts.
  */
 void lkb_unlock_commit(struct lkb_buffer *b)
+	__releases(lkb_cpu_lock)
 {
 	struct lkb_cpu *c = b->cpus[raw_smp_processor_id()];
 

@@ -1,9 +1,10 @@
-"""Copy kunit/ to lib/lrb_kunit/ in the tree, writing only what differs.
+"""Copy a repository directory (kunit/, bench/) over its directory in the
+tree, writing only what differs.
 
 A manifest (relative path -> sha256 of what was copied) is kept in the tree
 state. A tree file that differs from the manifest, a new file, or a deleted
 one is a developer's edit: the tree step refuses to overwrite it (unless
-forced), and `export` copies it back into kunit/.
+forced), and `export` copies it back into the repository.
 """
 
 import hashlib
@@ -15,7 +16,6 @@ from typing import Dict, List, Tuple
 
 Manifest = Dict[str, str]
 
-IN_TREE_DIR = 'lib/lrb_kunit'
 _ARTIFACT_SUFFIXES = ('.o', '.ko', '.mod', '.mod.c', '.a', '.order', '.symvers',
                       '.cmd', '.d', '.tmp', '.su', '.gcno', '.dwo', '.lst')
 
@@ -49,25 +49,26 @@ def scan(root: Path, skip_artifacts: bool = False) -> Manifest:
 
 @dataclass
 class Edit:
+    where: str  # the directory in the tree
     rel: str
     kind: str  # 'modified', 'added' or 'deleted'
 
     def __str__(self) -> str:
-        return f'{IN_TREE_DIR}/{self.rel} ({self.kind} in the tree)'
+        return f'{self.where}/{self.rel} ({self.kind} in the tree)'
 
 
-def tree_edits(dest: Path, manifest: Manifest) -> List[Edit]:
+def tree_edits(dest: Path, manifest: Manifest, where: str) -> List[Edit]:
     """Files in dest that are not what the manifest says was copied."""
     current = scan(dest, skip_artifacts=True)
     edits: List[Edit] = []
     for rel, digest in sorted(current.items()):
         if rel not in manifest:
-            edits.append(Edit(rel, 'added'))
+            edits.append(Edit(where, rel, 'added'))
         elif manifest[rel] != digest:
-            edits.append(Edit(rel, 'modified'))
+            edits.append(Edit(where, rel, 'modified'))
     for rel in sorted(manifest):
         if rel not in current:
-            edits.append(Edit(rel, 'deleted'))
+            edits.append(Edit(where, rel, 'deleted'))
     return edits
 
 
@@ -96,54 +97,45 @@ def _prune_empty_dirs(root: Path) -> None:
             path.rmdir()
 
 
-def sync(src: Path, dest: Path, manifest: Manifest) -> Tuple[Manifest, List[str], List[str]]:
+def sync(src: Path, dest: Path) -> Tuple[Manifest, List[str], List[str]]:
     """Make dest mirror src. Returns (new manifest, written, removed).
 
-    Removes files that the old manifest lists but src no longer has; files in
-    dest that were never copied are left alone (the caller refused or forced).
+    Every file of dest that src does not have is removed, build artefacts
+    aside: an earlier copy, or a file of the series' patch that src has
+    dropped since. The caller has checked dest for a developer's edits
+    first (tree_edits), and refused or been forced.
     """
     wanted = scan(src)
     written = [rel for rel in sorted(wanted)
                if _write_if_different(src / rel, dest / rel)]
-    removed: List[str] = []
-    for rel in sorted(set(manifest) - set(wanted)):
-        path = dest / rel
-        if path.exists() or path.is_symlink():
-            path.unlink()
-            removed.append(rel)
+    removed = sorted(set(scan(dest, skip_artifacts=True)) - set(wanted))
+    for rel in removed:
+        (dest / rel).unlink()
     _prune_empty_dirs(dest)
     return wanted, written, removed
 
 
-def discard_edits(dest: Path, edits: List[Edit]) -> None:
-    """FORCE: remove files the developer added, so sync() restores the rest."""
-    for edit in edits:
-        if edit.kind == 'added':
-            (dest / edit.rel).unlink()
-
-
-def export_back(dest: Path, src: Path, manifest: Manifest,
-                force: bool = False) -> Tuple[List[str], List[str]]:
-    """Copy tree edits back to src. Returns (changed paths, conflicts).
-
-    A conflict is a file edited both in the tree and in src since the copy;
-    with force the tree's version wins.
-    """
-    edits = tree_edits(dest, manifest)
+def conflicts(dest: Path, src: Path, manifest: Manifest) -> List[str]:
+    """Files edited both in the tree and in src since the copy."""
     repo_now = scan(src)
-    conflicts = [e.rel for e in edits
-                 if repo_now.get(e.rel) != manifest.get(e.rel)
-                 and not (e.kind != 'deleted' and repo_now.get(e.rel) == file_hash(dest / e.rel))]
-    if conflicts and not force:
-        return [], conflicts
+    return [e.rel for e in tree_edits(dest, manifest, '')
+            if repo_now.get(e.rel) != manifest.get(e.rel)
+            and not (e.kind != 'deleted' and repo_now.get(e.rel) == file_hash(dest / e.rel))]
+
+
+def export_back(dest: Path, src: Path, manifest: Manifest) -> List[str]:
+    """Copy tree edits back to src (the tree's version wins a conflict);
+    returns the paths changed in src and brings manifest up to date."""
     changed: List[str] = []
-    for edit in edits:
+    for edit in tree_edits(dest, manifest, ''):
         target = src / edit.rel
         if edit.kind == 'deleted':
+            manifest.pop(edit.rel, None)
             if target.exists():
                 target.unlink()
                 changed.append(edit.rel)
-        elif _write_if_different(dest / edit.rel, target):
+            continue
+        manifest[edit.rel] = file_hash(dest / edit.rel)
+        if _write_if_different(dest / edit.rel, target):
             changed.append(edit.rel)
-    return changed, []
-
+    return changed

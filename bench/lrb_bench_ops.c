@@ -117,8 +117,10 @@ static __always_inline bool bench_write_locked(struct bench_buf *b,
 {
 	void *ev = lkb_lock_reserve(b->lkb, len);
 
-	if (unlikely(!ev))
+	if (unlikely(!ev)) {
+		__release(lkb_cpu_lock);	/* for sparse: NULL holds nothing */
 		return false;
+	}
 	memcpy(lkb_event_data(ev), bench_src, len);
 	lkb_unlock_commit(b->lkb);
 	return true;

@@ -61,8 +61,9 @@ struct bench_page {
 /* The locked baseline, lrb_bench_locked.c */
 struct lkb_buffer *lkb_alloc(unsigned long size, unsigned long flags);
 void lkb_free(struct lkb_buffer *b);
-void *lkb_lock_reserve(struct lkb_buffer *b, unsigned int length);
-void lkb_unlock_commit(struct lkb_buffer *b);
+void *lkb_lock_reserve(struct lkb_buffer *b, unsigned int length)
+	__acquires(lkb_cpu_lock);
+void lkb_unlock_commit(struct lkb_buffer *b) __releases(lkb_cpu_lock);
 void *lkb_event_data(void *event);
 void *lkb_consume(struct lkb_buffer *b, int cpu, unsigned long *lost);
 void *lkb_alloc_read_page(struct lkb_buffer *b, int cpu);
