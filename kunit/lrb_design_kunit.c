@@ -1037,8 +1037,9 @@ static void sc_two_readers(struct kunit *test, enum second_reader_api api)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sr->task);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, second_reader_stop, sr));
 	/* Sleeping: the second reader may wait for a grace period meanwhile */
-	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&sr->ready,
-							     nsecs_to_jiffies(SC_WAIT_NS)));
+	KUNIT_ASSERT_TRUE(test,
+			  wait_for_completion_timeout(&sr->ready,
+						      nsecs_to_jiffies(SC_WAIT_NS)));
 
 	sc_add(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst 525-540",
 	       "the first reader swapped and holds the reader lock: the ring is half-swapped; the second reader comes in",
