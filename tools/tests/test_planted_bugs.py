@@ -1,5 +1,6 @@
 """tools/planted_bugs.py without a kernel: plant selection and source edits."""
 
+import re
 import shutil
 import subprocess
 import tempfile
@@ -51,6 +52,15 @@ class PlantTest(unittest.TestCase):
             text = (Path(tmp) / source).read_text()
         for plant in planted_bugs.ALL_PLANTS:
             self.assertEqual(text.count(plant.old), 1, plant.name)
+
+    def test_every_model_trail_names_a_plant(self) -> None:
+        trails = (Path(__file__).resolve().parents[2] / 'kunit' /
+                  'lrb_nesting_trails.h').read_text()
+        names = {p.name for p in planted_bugs.ALL_PLANTS}
+        plants = re.findall(r'\.plant = "(\w*)"', trails)
+        self.assertTrue(plants)
+        for plant in plants:
+            self.assertIn(plant, names)
 
     def test_first_report(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
