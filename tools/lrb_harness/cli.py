@@ -468,6 +468,9 @@ def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
     ok = targets_ok(res.boots, targets) and all(b.ok for b in boots) and not bad_steps
     record_test(ctx, prep, profile, [res] + extra, found + w1_found, step_times, start,
                 'make test-quick' if args.no_sanitizers else 'make test')
+    names = [profile.name] + [f'{name}' for name, _arch in CI_SANITIZER_PASSES]
+    for line in report.failure_summary([(n, r.boots) for n, r in zip(names, [res] + extra)]):
+        plain(line)
     plain(report.closing_line(passed, failed + bad_steps, skipped))
     return EXIT_OK if ok else EXIT_FAIL
 

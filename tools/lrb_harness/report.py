@@ -1,6 +1,6 @@
 """Printing: per-target tables, failures with the kernel log tail, the closing line."""
 
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Tuple
 
 from .results import BootResult, CaseResult
 
@@ -72,6 +72,21 @@ def print_failures(boots: List[BootResult], say: Say) -> None:
             for line in boot.log_tail:
                 say('  ' + line)
             say('---')
+
+
+def failure_summary(passes: List[Tuple[str, List[BootResult]]], limit: int = 20) -> List[str]:
+    """One line per failed case or failed boot of each (profile, boots) pass, for the
+    end of a long run's output: CI shows its tail, and the tail says what failed."""
+    lines = []
+    for profile, boots in passes:
+        for boot in boots:
+            where = f'{profile}@{boot.target}'
+            lines += [f'  {where} {case.full_name}: {case.status}'
+                      for case in boot.cases if case.failed]
+            lines += [f'  {where}: {error}' for error in boot.errors]
+    if len(lines) > limit:
+        lines = lines[:limit] + [f'  ... and {len(lines) - limit} more']
+    return ['failed:'] + lines if lines else []
 
 
 def closing_line(passed: int, failed: int, skipped: int) -> str:
