@@ -408,6 +408,26 @@ static unsigned int stress_iterate(struct stress_run *run, int cpu)
 	return stress_consume(run, cpu);
 }
 
+/*
+ * Whether the writers of some CPU have overwritten events yet. In overwrite
+ * mode the reader waits for that (for half the run at most) before it reads:
+ * a reader that keeps up, as it does when KCSAN slows the writers, would
+ * leave the overwrite path unrun.
+ */
+static bool stress_overran(struct stress_run *run)
+{
+	struct lrb_stats st;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (cpu == run->reader_cpu)
+			continue;
+		if (!run->ops->stats(run->b, cpu, &st) && st.overrun)
+			return true;
+	}
+	return false;
+}
+
 /**
  * stress_engine_run - one stress run (a parameter of stress_engine_params())
  * @test: the test, whose param_value is a &struct stress_param
@@ -427,7 +447,8 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 	struct stress_run *run;
 	struct lrb_stats st;
 	void *page = NULL;
-	u64 end;
+	bool overran;
+	u64 end, halfway;
 	int cpu, writers = 0;
 	unsigned int got;
 
@@ -468,7 +489,14 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 	}
 
 	end = local_clock() + (u64)lrb_stress_ms * NSEC_PER_MSEC;
+	halfway = end - (u64)lrb_stress_ms * NSEC_PER_MSEC / 2;
+	overran = !p->overwrite;
 	while (local_clock() < end) {
+		if (!overran) {
+			overran = stress_overran(run) || local_clock() >= halfway;
+			cond_resched();
+			continue;
+		}
 		got = 0;
 		for_each_online_cpu(cpu) {
 			if (cpu == run->reader_cpu)
