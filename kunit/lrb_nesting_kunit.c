@@ -532,6 +532,8 @@ static void nesting_model_trail(struct kunit *test)
 	struct nest_ctx c = { };
 	unsigned int fired;
 
+	KUNIT_ASSERT_EQ_MSG(test, lrb_max_payload(), NEST_TRAIL_PAGE_FILL,
+			    "the model's 2-slot events must fill a page exactly");
 	nest_ctx_init(test, &c);
 	snprintf(s.start, sizeof(s.start), "trail %s", t->name);
 	fired = nest_one(&c, &s);

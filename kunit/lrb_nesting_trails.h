@@ -6,27 +6,30 @@
  * the make planted-bugs plant that makes the real code fail it.
  */
 
+/* The 2-slot payload: the replay checks that it fills a page */
+#define NEST_TRAIL_PAGE_FILL	4072U
+
 static const struct nest_trail nest_trails[] = {
 	{ .name = "tail_reset_no_version_1", .plant = "model_tail_reset_no_version",
 	  .flags = LRB_FL_OVERWRITE, .pages = 3,
-	  .nprep = 3, .prep = { 4064, 4064, 4064 },
+	  .nprep = 3, .prep = { 4072, 4072, 4072 },
 	  .outer_len = 1600,
 	  .ninj = 1,
 	  .inj = {
-		{ 0, LRB_HOOK_TAIL_RESET, 1, 4064 } } },
+		{ 0, LRB_HOOK_TAIL_RESET, 1, 4072 } } },
 	{ .name = "nested_commit_1", .plant = "model_nested_commit",
 	  .flags = LRB_FL_OVERWRITE, .pages = 3,
-	  .nprep = 3, .prep = { 4064, 4064, 4064 },
+	  .nprep = 3, .prep = { 4072, 4072, 4072 },
 	  .outer_len = 1600,
 	  .ninj = 1,
 	  .inj = {
 		{ 0, LRB_HOOK_TAIL_AFTER, 1, 1600 } } },
 	{ .name = "no_stale_reset_1", .plant = "model_no_stale_reset",
 	  .flags = LRB_FL_OVERWRITE, .pages = 3,
-	  .nprep = 3, .prep = { 4064, 4064, 4064 },
+	  .nprep = 3, .prep = { 4072, 4072, 4072 },
 	  .outer_len = 1600,
 	  .ninj = 2,
 	  .inj = {
 		{ 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, 1600 },
-		{ 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, 4064 } } },
+		{ 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, 4072 } } },
 };

@@ -10,8 +10,13 @@ from model_trail import HOOK_PREFIX, READER, Step
 MAX_PREP = 8
 MAX_INJ = 6
 # Payload bytes of a model event of 1 and 2 slots: two 1-slot events fit a
-# page whatever time stamps they carry, a 2-slot event fills a page alone
-PAYLOAD = {1: 1600, 2: 4064}
+# page whatever time stamps they carry; a 2-slot event is the largest payload
+# (lrb_max_payload() on 4 KiB pages) and fills its page to the last byte, as
+# in the model, so that a page rewritten by a nested writer ends with the very
+# write word it had before (the ABA of tail_reset_no_version)
+PAGE_FILL = 4072
+PAGE_FILL_NAME = 'NEST_TRAIL_PAGE_FILL'
+PAYLOAD = {1: 1600, 2: PAGE_FILL}
 
 Injection = Tuple[int, str, int, int]       # depth, hook point, nth arrival, payload
 
@@ -126,6 +131,9 @@ def header(replays: List[Replay]) -> str:
            ' * model/lrb.pml, from the counterexample SPIN finds for it; .plant names',
            ' * the make planted-bugs plant that makes the real code fail it.',
            ' */',
+           '',
+           '/* The 2-slot payload: the replay checks that it fills a page */',
+           f'#define {PAGE_FILL_NAME}\t{PAGE_FILL}U',
            '',
            'static const struct nest_trail nest_trails[] = {']
     for r in replays:

@@ -62,6 +62,16 @@ class PlantTest(unittest.TestCase):
         for plant in plants:
             self.assertIn(plant, names)
 
+    def test_every_model_plant_waits_for_its_own_trail(self) -> None:
+        trails = (Path(__file__).resolve().parents[2] / 'kunit' /
+                  'lrb_nesting_trails.h').read_text()
+        pairs = re.findall(r'\.name = "(\w+)", \.plant = "(\w*)"', trails)
+        self.assertTrue(pairs)
+        for plant in planted_bugs.MODEL_PLANTS:
+            own = [name for name, p in pairs if p == plant.name]
+            self.assertTrue(own, plant.name)
+            self.assertRegex(f'    not ok 1 {own[0]}', plant.report)
+
     def test_first_report(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             log = Path(tmp) / 'x.log'
