@@ -468,19 +468,24 @@ def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
     ok = targets_ok(res.boots, targets) and all(b.ok for b in boots) and not bad_steps
     record_test(ctx, prep, profile, [res] + extra, found + w1_found, step_times, start,
                 'make test-quick' if args.no_sanitizers else 'make test')
-    names = [profile.name] + [f'{name}' for name, _arch in CI_SANITIZER_PASSES]
+    names = pass_names(profile)
     for line in report.failure_summary([(n, r.boots) for n, r in zip(names, [res] + extra)]):
         plain(line)
     plain(report.closing_line(passed, failed + bad_steps, skipped))
     return EXIT_OK if ok else EXIT_FAIL
 
 
+def pass_names(profile: Profile) -> List[str]:
+    """make test's passes in order: the profile run, then the sanitizer passes."""
+    return [profile.name] + [name for name, _arch in CI_SANITIZER_PASSES]
+
+
 def record_test(ctx: Context, prep: tree.Prepared, profile: Profile, runs: List[RunResult],
                 found: List[checks.CheckResult], step_times: Dict[str, float],
                 start: float, command: str) -> None:
     """The whole run into results/latest/summary.json (testrecord.py)."""
-    names = [profile.name] + [name for name, _arch in CI_SANITIZER_PASSES]
-    passes = [testrecord.Pass(name, run.out_dir, run.boots) for name, run in zip(names, runs)]
+    passes = [testrecord.Pass(name, run.out_dir, run.boots)
+              for name, run in zip(pass_names(profile), runs)]
     test = testrecord.section(passes, found, step_times, time.monotonic() - start,
                               f'{paths.PACKAGE} {prep.version}',
                               testrecord.repo_commit(ctx.repo), command)
