@@ -876,6 +876,103 @@ static void read_page_reports_missed_events(struct kunit *test)
 }
 
 /*
+ * A reader is handed nothing no writer wrote. Pages full of a pattern are
+ * freed first, so that the buffer's pages and the read page are likely to
+ * be those; the pattern must then appear nowhere in a page handed out, and
+ * everything after the page's events (and the lost-event count it stores)
+ * must be zero, in the swapped page and in the copied one, which goes into
+ * a page that held a whole swapped page before.
+ */
+#define API_STALE_WORD	0x5ca1ab1edeadf00dULL
+#define API_PRIMED	64
+
+static void api_prime_free_pages(void)
+{
+	struct page *pages[API_PRIMED];
+	unsigned int i, j;
+	u64 *w;
+
+	for (i = 0; i < API_PRIMED; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		if (!pages[i])
+			continue;
+		w = page_address(pages[i]);
+		for (j = 0; j < PAGE_SIZE / sizeof(*w); j++)
+			w[j] = API_STALE_WORD;
+	}
+	for (i = 0; i < API_PRIMED; i++)
+		if (pages[i])
+			__free_page(pages[i]);
+}
+
+/* Where the page's events and its stored lost-event count end */
+static size_t api_page_used(const void *page)
+{
+	const struct lrb_data_page *dp = page;
+	unsigned long commit = local_read(&dp->commit);
+	size_t used = offsetof(struct lrb_data_page, data) +
+		      (commit & ~LRB_MISSED_FLAGS);
+
+	if (commit & LRB_MISSED_STORED)
+		used += sizeof(unsigned long);
+	return used;
+}
+
+/* Non-zero bytes in [from, PAGE_SIZE), and pattern words in the whole page */
+static void api_expect_clean(struct kunit *test, const void *page,
+			     size_t from, const char *what)
+{
+	const u64 *w = page;
+	const u8 *p = page;
+	unsigned int dirty = 0, pattern = 0;
+	size_t i;
+
+	for (i = from; i < PAGE_SIZE; i++)
+		dirty += p[i] != 0;
+	for (i = 0; i < PAGE_SIZE / sizeof(*w); i++)
+		pattern += w[i] == API_STALE_WORD;
+	KUNIT_EXPECT_EQ_MSG(test, dirty, 0U,
+			    "%s: %u non-zero bytes after its events (from byte %zu)",
+			    what, dirty, from);
+	KUNIT_EXPECT_EQ_MSG(test, pattern, 0U,
+			    "%s: %u words of freed memory's pattern", what, pattern);
+}
+
+static void read_page_hands_out_no_stale_bytes(struct kunit *test)
+{
+	unsigned int per_page = CAP / 104;
+	struct lrb_tb *tb;
+	void *page, *given;
+	int cpu, ret;
+
+	api_prime_free_pages();
+	tb = lrb_api_tb(test, 3 * CAP, 0);
+	cpu = api_pin();
+	page = lrb_alloc_read_page(tb->b, cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
+	api_expect_clean(test, page, 0, "a new read page");
+
+	/* A whole page and half of the next: one swapped, one copied */
+	lrb_write_n(test, tb, per_page + per_page / 2, 100);
+	given = page;
+	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false);
+	KUNIT_ASSERT_GT(test, ret, 0);
+	KUNIT_EXPECT_PTR_NE(test, page, given);
+	api_expect_clean(test, page, api_page_used(page), "the swapped page");
+
+	given = page;
+	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false);
+	KUNIT_EXPECT_EQ(test, ret, (int)(per_page / 2 * 104));
+	KUNIT_EXPECT_PTR_EQ(test, page, given);
+	KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, per_page, 100),
+			per_page / 2);
+	api_expect_clean(test, page, api_page_used(page),
+			 "the copied page, which held a whole page before");
+	lrb_free_read_page(tb->b, cpu, page);
+	api_unpin();
+}
+
+/*
  * Pages for the host-side libtraceevent check: print them in hex with what
  * was written (sequence number, time stamp and length; the payload bytes
  * follow from lrb_kunit_fill()), so that tools/kbuffer-check decodes them
@@ -1079,6 +1176,40 @@ static void resize_shrink_drops_oldest(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrb_overrun_cpu(tb->b, cpu), 3UL * per_page);
 }
 
+/*
+ * With the tail on the reader page, no ring page holds anything unread:
+ * shrinking drops pages and loses nothing, and says so.
+ */
+static void resize_shrink_tail_on_reader_page(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 8 * CAP, LRB_FL_OVERWRITE);
+	struct lrb_snapshot *snap;
+	struct lrb_stats st;
+	int cpu;
+
+	snap = kunit_kzalloc(test, sizeof(*snap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, snap);
+	cpu = api_pin();
+	lrb_write_n(test, tb, 3, 100);
+	lrb_expect_read(test, tb, cpu, 0, 3, 100);
+	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, snap));
+	KUNIT_ASSERT_EQ_MSG(test, snap->tail, snap->reader,
+			    "the tail is not on the reader page");
+	api_unpin();
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_resize(tb->b, 2 * CAP));
+	lrb_kunit_dump(test, tb->b, cpu, "after shrinking from 8 to 2 pages:");
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, st.pages_lost, 0UL);
+	KUNIT_EXPECT_EQ(test, st.overrun, 0UL);
+	KUNIT_EXPECT_EQ(test, st.entries, 0UL);
+
+	cpu = api_pin();
+	lrb_write_n(test, tb, 5, 100);
+	lrb_expect_read(test, tb, cpu, 3, 5, 100);
+	api_unpin();
+}
+
 static void resize_bad_size_changes_nothing(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 3 * CAP, 0);
@@ -1167,6 +1298,7 @@ static struct kunit_case lrb_api_cases[] = {
 	KUNIT_CASE(read_page_swaps_full_copies_partial),
 	KUNIT_CASE(read_page_after_consume_skips_padding),
 	KUNIT_CASE(read_page_reports_missed_events),
+	KUNIT_CASE(read_page_hands_out_no_stale_bytes),
 	KUNIT_CASE(stale_reads_keep_every_read_exact),
 	KUNIT_CASE(read_page_hexdump_for_kbuffer),
 	KUNIT_CASE(reset_discards_and_zeroes),
@@ -1174,6 +1306,7 @@ static struct kunit_case lrb_api_cases[] = {
 	KUNIT_CASE(record_disable_and_enable),
 	KUNIT_CASE(resize_grow_keeps_events),
 	KUNIT_CASE(resize_shrink_drops_oldest),
+	KUNIT_CASE(resize_shrink_tail_on_reader_page),
 	KUNIT_CASE(resize_bad_size_changes_nothing),
 	KUNIT_CASE(empty_transitions),
 	KUNIT_CASE(stats_per_cpu_and_totals),

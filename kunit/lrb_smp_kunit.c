@@ -794,6 +794,44 @@ static void reader_swap_after_head_went_round(struct kunit *test)
 	race_read_rest(c, rest, bigs, 3);
 }
 
+/*
+ * The same lap, begun between the reader's walk and its version read: the
+ * first push resets the head page before the version is read, so the
+ * version cannot tell the lap. The HEADER read again after the version is
+ * gone, and the reader looks again: it must report the 4 events lost.
+ */
+static void reader_header_gone_before_version(struct kunit *test)
+{
+	struct race_ctx *c = race_start(test, LRB_FL_OVERWRITE);
+	static const u32 rest[] = { 5, 6, 7 };
+	struct lrb_event *ev;
+	unsigned long lost;
+
+	race_setup_writes(c, BIG, 0, 4);
+	race_pause(c, READER, LRB_HOOK_READER_HEAD_FOUND, 1, 1, 2,
+		   "the reader's walk found the HEADER on p4 -> p1; paused before the version read",
+		   "p1 --> p2 --> p3 --> p4 -H->", "head=p1 tail=p4 overrun=0");
+	race_pause(c, WRITER, LRB_HOOK_MOVE_TAIL, 2, 2, 3,
+		   "the writer pushed p1, reset it and wrote event 4 there; paused before it pushes p2",
+		   "p1 -H-> p2 --> p3 --> p4 -->", "tail=p1 overrun=1");
+	race_pause(c, READER, LRB_HOOK_READER_BEFORE_SWAP, 1, 3, 4,
+		   "the HEADER on p4 -> p1 was gone after the version read: the reader looked again and prepared its swap of p2",
+		   "p1 -H-> p2 --> p3 --> p4 -->", "head=p2 overrun=1");
+	race_pause(c, READER, LRB_HOOK_READER_AFTER_SWAP, 1, 0, 0,
+		   "the writer pushed p2, p3 and p4: the swap of p2 failed, the reader found p1 again and swapped it",
+		   "p4 --> p0 -H-> p2 --> p3 -->",
+		   "staleprev=p2:p1 tail=p4 overrun=4 pages_lost=4");
+	race_add_write(c, BIG, 4);
+	race_add_write(c, BIG, 5);
+	race_add_write(c, BIG, 6);
+	race_add_write(c, BIG, 7);
+	race_go(c, 1, 4);
+	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
+	race_finish(c);
+	race_expect_event(c, ev, BIG, 4, lost, 4);
+	race_read_rest(c, rest, bigs, 3);
+}
+
 /* ---- the iterator waits for the writers in flight ----------------------- */
 
 struct race_iter {
@@ -916,6 +954,7 @@ static struct kunit_case lrb_smp_cases[] = {
 	KUNIT_CASE(read_page_copies_what_it_checked),
 	KUNIT_CASE(reader_push_count_behind_barrier),
 	KUNIT_CASE(reader_swap_after_head_went_round),
+	KUNIT_CASE(reader_header_gone_before_version),
 	KUNIT_CASE(iterator_waits_for_writer_in_flight),
 	{}
 };

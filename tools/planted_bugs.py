@@ -164,6 +164,14 @@ SYNC_PLANTS: List[Plant] = [
           '\t\toverwrite = lrb_reader_overrun(cb);\n',
           '',
           failed_case('reader_swap_after_head_went_round'), kernel_args=()),
+    Plant('header_not_rechecked',
+          "the reader does not look at the HEADER again after the version read: a lap "
+          "begun between its walk and that read goes unseen (the window the model found "
+          "after the lap recheck)",
+          'default', 'x86_64', ['lrb_smp'],
+          '\tif (READ_ONCE(prev->list.next) != old)\n\t\t\tgoto spin;\n',
+          '',
+          failed_case('reader_header_gone_before_version'), kernel_args=()),
     Plant('read_page_handover_no_rmb',
           "lrb_read_page() hands a page over with no read barrier between the commit page "
           "gone and the page's commit index",
@@ -200,6 +208,32 @@ PATH_PLANTS: List[Plant] = [
 ]
 
 
+# Hardening: nothing a reader is handed holds bytes that no writer wrote
+# (freed memory, older events); resize counts only pages that held data
+HARDENING_PLANTS: List[Plant] = [
+    Plant('read_page_no_clear',
+          'lrb_read_page() does not clear what follows the events of the page it hands out',
+          'default', 'x86_64', ['lrb_api.read_page_hands_out_no_stale_bytes'],
+          '\tmemset(&dpage->data[used], 0, room - used);\n',
+          '',
+          failed_case('read_page_hands_out_no_stale_bytes'), kernel_args=()),
+    Plant('resize_counts_empty_pages',
+          'lrb_resize() counts the ring pages it drops as lost when the tail is on the '
+          'reader page (the test held only on the first pass)',
+          'default', 'x86_64', ['lrb_api.resize_*'],
+          '\t\tif (tail_on_reader || n - 1 > t) {\n',
+          '\t\tif (t == n || n - 1 > t) {\n',
+          failed_case('resize_shrink_tail_on_reader_page'), kernel_args=()),
+    Plant('ring_pages_not_zeroed',
+          "the ring's pages and the read pages are allocated without __GFP_ZERO",
+          'default', 'x86_64', ['lrb_api.read_page_hands_out_no_stale_bytes'],
+          '\tpage = alloc_pages_node(cpu_to_node(cpu),\n'
+          '\t\t\t\tGFP_KERNEL | __GFP_NOWARN | __GFP_ZERO, 0);\n',
+          '\tpage = alloc_pages_node(cpu_to_node(cpu),\n'
+          '\t\t\t\tGFP_KERNEL | __GFP_NOWARN, 0);\n',
+          failed_case('read_page_hands_out_no_stale_bytes'), kernel_args=()),
+]
+
 # The Promela model's writer-only mutations (model/, docs/model.md) on the
 # real code: lrb_nesting replays the model's counterexample of each
 # (lrb_nesting_trails.h), which passes on the real code and fails here
@@ -235,7 +269,8 @@ MODEL_PLANTS: List[Plant] = [
           trail_failed('no_stale_reset_1'), kernel_args=()),
 ]
 
-ALL_PLANTS: List[Plant] = PLANTS + SYNC_PLANTS + PATH_PLANTS + MODEL_PLANTS
+ALL_PLANTS: List[Plant] = (PLANTS + SYNC_PLANTS + PATH_PLANTS + HARDENING_PLANTS +
+                            MODEL_PLANTS)
 
 @dataclass
 class Outcome:
