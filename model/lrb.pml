@@ -19,9 +19,10 @@
  *   READ_PAGE  1: the reader also reads whole pages (lrb_read_page())
  *   LTL_SETTLES  the claim "every run ends with the final checks" (pan -a -f)
  *   NO_COMMIT_CHECK  leave out the check of a commit index at publication
- *   EXACT_LOST each loss reported with the first event read after it (the
- *              head may go round the ring between the reader's overrun read
- *              and its swap: docs/model.md, "late loss report")
+ *   EXACT_LOST 1: each loss reported with the first event read after it, not
+ *              only never before it. lrb reports a loss one page late when
+ *              the head goes a whole lap round the ring in a window of the
+ *              reader's swap (docs/model.md, "late loss report")
  * Mutations (each the variant of one step, refuted by SPIN): M_HEADER_UNDER_UPDATE,
  * M_TAIL_NO_VERSION, M_NESTED_COMMIT, M_SWAP_COMMIT_PAGE, M_NO_STALE_RESET,
  * M_KERNEL_ORDER; docs/model.md describes each.
@@ -56,6 +57,9 @@
 #endif
 #ifndef READ_PAGE
 #define READ_PAGE	0
+#endif
+#ifndef EXACT_LOST
+#define EXACT_LOST	0
 #endif
 
 #define NP		(PAGES + 1)	/* pages, the reader page included */
@@ -541,7 +545,7 @@ inline take_event(missed)
 	lost_seen = lost_seen + missed;
 	/* no loss is reported before it happened: id - 1 - nread_seen were */
 	assert(lost_seen <= id - 1 - nread_seen);
-#ifdef EXACT_LOST
+#if EXACT_LOST
 	/* and each with the first event read after it */
 	assert(lost_seen == id - 1 - nread_seen);
 #endif
