@@ -25,7 +25,7 @@
  *              reader's swap (docs/model.md, "late loss report")
  * Mutations (each the variant of one step, refuted by SPIN): M_HEADER_UNDER_UPDATE,
  * M_TAIL_NO_VERSION, M_NESTED_COMMIT, M_SWAP_COMMIT_PAGE, M_NO_STALE_RESET,
- * M_KERNEL_ORDER; docs/model.md describes each.
+ * M_KERNEL_ORDER, M_NO_LAP_RECHECK; docs/model.md describes each.
  */
 
 #ifndef PAGES
@@ -702,10 +702,12 @@ swapped:
 		 * so the step has a plain label, which the label check leaves out.
 		 */
 lap_recheck:
+#ifndef M_NO_LAP_RECHECK
 		if
 		:: wver[hd] != hv -> atomic { ov = overrun; lrb_show(RD, recheck) }
 		:: else
 		fi;
+#endif
 		RHOOK(READER_AFTER_SWAP);
 		atomic { nn = nxt[rp] };
 		prv[nn] = rp;
