@@ -20,9 +20,9 @@
  *   LTL_SETTLES  the claim "every run ends with the final checks" (pan -a -f)
  *   NO_COMMIT_CHECK  leave out the check of a commit index at publication
  *   EXACT_LOST 1: each loss reported with the first event read after it, not
- *              only never before it. lrb reports a loss one page late when
- *              the head goes a whole lap round the ring in a window of the
- *              reader's swap (docs/model.md, "late loss report")
+ *              only never before it (the lap rechecks of the reader's swap
+ *              keep it when the head goes a whole lap round the ring:
+ *              docs/model.md, "late loss report")
  * Mutations (each the variant of one step, refuted by SPIN): M_HEADER_UNDER_UPDATE,
  * M_TAIL_NO_VERSION, M_NESTED_COMMIT, M_SWAP_COMMIT_PAGE, M_NO_STALE_RESET,
  * M_KERNEL_ORDER, M_NO_LAP_RECHECK; docs/model.md describes each.
@@ -81,7 +81,7 @@ mtype = { STAMP, RESERVED, MOVE_TAIL, HEAD_UPDATE_BEFORE, HEAD_UPDATE_AFTER,
 	  READER_AFTER_SWAP, READER_DONE,
 	  reserve, payload, crossed, write_failed, set_update, set_header,
 	  reset_stale, clear_update, reset_next, tail_moved, commit_moved, commit_idx, commit_done,
-	  reset_page, head_found, read_version, read_overrun, recheck, take_head, swap,
+	  reset_page, head_found, read_version, header_check, read_overrun, recheck, take_head, swap,
 	  read_event, read_whole, drained };
 
 /* ---- the ring ---------------------------------------------------------- */
@@ -660,18 +660,29 @@ find_head:
 		:: else
 		fi;
 		/* the reader page takes the head's place */
-		atomic { nn = nxt[hd] };
+		RAT(READER_HEAD_FOUND) atomic { nn = nxt[hd] };
 		atomic { nxt[rp] = nn; flg[rp] = HEADER; prv[rp] = pv };
 		/*
-		 * The head page's version, then the overrun. Pushes that take the
-		 * head a whole lap round the ring before the swap put the HEADER
-		 * back on pv's pointer and the swap does not fail; the tail's
-		 * reset on the lap bumps the head page's version, which the reader
-		 * compares after the swap. A lap whose first push and reset come
-		 * between the walk and this read goes unseen (docs/model.md,
-		 * "late loss report").
+		 * The head page's version, then the HEADER again, then the
+		 * overrun. Pushes that take the head a whole lap round the ring
+		 * before the swap put the HEADER back on pv's pointer and the swap
+		 * does not fail; the tail's reset on the lap bumps the head page's
+		 * version, which the reader compares after the swap. A lap that
+		 * started before the version read has moved the HEADER off pv's
+		 * pointer by then: the check sends the reader back to the walk,
+		 * unless the lap ended before it too, and then the overrun read
+		 * after it counts all of the lap (docs/model.md, "late loss
+		 * report").
 		 */
 		atomic { hv = wver[hd]; lrb_show(RD, read_version) };
+		/* one load of pv's next pointer, its flag with it */
+		atomic {
+			lrb_show(RD, header_check);
+			if
+			:: nxt[pv] == hd && flg[pv] == HEADER
+			:: else -> goto retry
+			fi
+		};
 		atomic { ov = overrun; lrb_show(RD, read_overrun) };
 		RHOOK(READER_BEFORE_SWAP);
 		atomic {
