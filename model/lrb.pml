@@ -25,7 +25,7 @@
  *              docs/model.md, "late loss report")
  * Mutations (each the variant of one step, refuted by SPIN): M_HEADER_UNDER_UPDATE,
  * M_TAIL_NO_VERSION, M_NESTED_COMMIT, M_SWAP_COMMIT_PAGE, M_NO_STALE_RESET,
- * M_KERNEL_ORDER, M_NO_LAP_RECHECK; docs/model.md describes each.
+ * M_KERNEL_ORDER, M_NO_LAP_RECHECK, M_NO_HEADER_RECHECK; docs/model.md describes each.
  */
 
 #ifndef PAGES
@@ -675,6 +675,7 @@ find_head:
 		 * report").
 		 */
 		atomic { hv = wver[hd]; lrb_show(RD, read_version) };
+#ifndef M_NO_HEADER_RECHECK
 		/* one load of pv's next pointer, its flag with it */
 		atomic {
 			lrb_show(RD, header_check);
@@ -683,6 +684,7 @@ find_head:
 			:: else -> goto retry
 			fi
 		};
+#endif
 		atomic { ov = overrun; lrb_show(RD, read_overrun) };
 		RHOOK(READER_BEFORE_SWAP);
 		atomic {
