@@ -19,12 +19,13 @@
  *   READ_PAGE  1: the reader also reads whole pages (lrb_read_page())
  *   LTL_SETTLES  the claim "every run ends with the final checks" (pan -a -f)
  *   NO_COMMIT_CHECK  leave out the check of a commit index at publication
- *   EXACT_LOST each loss reported with the first event read after it (the
- *              head may go round the ring between the reader's overrun read
- *              and its swap: docs/model.md, "late loss report")
+ *   EXACT_LOST 1: each loss reported with the first event read after it, not
+ *              only never before it (the lap rechecks of the reader's swap
+ *              keep it when the head goes a whole lap round the ring:
+ *              docs/model.md, "late loss report")
  * Mutations (each the variant of one step, refuted by SPIN): M_HEADER_UNDER_UPDATE,
  * M_TAIL_NO_VERSION, M_NESTED_COMMIT, M_SWAP_COMMIT_PAGE, M_NO_STALE_RESET,
- * M_KERNEL_ORDER; docs/model.md describes each.
+ * M_KERNEL_ORDER, M_NO_LAP_RECHECK, M_NO_HEADER_RECHECK; docs/model.md describes each.
  */
 
 #ifndef PAGES
@@ -57,6 +58,9 @@
 #ifndef READ_PAGE
 #define READ_PAGE	0
 #endif
+#ifndef EXACT_LOST
+#define EXACT_LOST	0
+#endif
 
 #define NP		(PAGES + 1)	/* pages, the reader page included */
 #define CAP		2		/* slots of a page */
@@ -77,7 +81,8 @@ mtype = { STAMP, RESERVED, MOVE_TAIL, HEAD_UPDATE_BEFORE, HEAD_UPDATE_AFTER,
 	  READER_AFTER_SWAP, READER_DONE,
 	  reserve, payload, crossed, write_failed, set_update, set_header,
 	  reset_stale, clear_update, reset_next, tail_moved, commit_moved, commit_idx, commit_done,
-	  reset_page, head_found, take_head, swap, read_event, read_whole, drained };
+	  reset_page, head_found, read_version, header_check, read_overrun, recheck, take_head, swap,
+	  read_event, read_whole, drained };
 
 /* ---- the ring ---------------------------------------------------------- */
 
@@ -540,7 +545,7 @@ inline take_event(missed)
 	lost_seen = lost_seen + missed;
 	/* no loss is reported before it happened: id - 1 - nread_seen were */
 	assert(lost_seen <= id - 1 - nread_seen);
-#ifdef EXACT_LOST
+#if EXACT_LOST
 	/* and each with the first event read after it */
 	assert(lost_seen == id - 1 - nread_seen);
 #endif
@@ -551,7 +556,7 @@ inline take_event(missed)
 
 proctype Reader()
 {
-	byte rp, cpg, size, hd, pv, pg, i, j, f, nn, ov, id, swaps, missed, ent, n;
+	byte rp, cpg, size, hd, pv, pg, i, j, f, nn, hv, ov, id, swaps, missed, ent, n;
 	bool ok, quiet, drain, whole;
 
 end_read:
@@ -655,9 +660,32 @@ find_head:
 		:: else
 		fi;
 		/* the reader page takes the head's place */
-		atomic { nn = nxt[hd] };
+		RAT(READER_HEAD_FOUND) atomic { nn = nxt[hd] };
 		atomic { nxt[rp] = nn; flg[rp] = HEADER; prv[rp] = pv };
-		ov = overrun;
+		/*
+		 * The head page's version, then the HEADER again, then the
+		 * overrun. Pushes that take the head a whole lap round the ring
+		 * before the swap put the HEADER back on pv's pointer and the swap
+		 * does not fail; the tail's reset on the lap bumps the head page's
+		 * version, which the reader compares after the swap. A lap that
+		 * started before the version read has moved the HEADER off pv's
+		 * pointer by then: the check sends the reader back to the walk,
+		 * unless the lap ended before it too, and then the overrun read
+		 * after it counts all of the lap (docs/model.md, "late loss
+		 * report").
+		 */
+		atomic { hv = wver[hd]; lrb_show(RD, read_version) };
+#ifndef M_NO_HEADER_RECHECK
+		/* one load of pv's next pointer, its flag with it */
+		atomic {
+			lrb_show(RD, header_check);
+			if
+			:: nxt[pv] == hd && flg[pv] == HEADER
+			:: else -> goto retry
+			fi
+		};
+#endif
+		atomic { ov = overrun; lrb_show(RD, read_overrun) };
 		RHOOK(READER_BEFORE_SWAP);
 		atomic {
 			if
@@ -680,6 +708,19 @@ retry:
 		assert(!quiet);
 		goto find_head;
 swapped:
+		/*
+		 * The version moved since it was read: the writers went round the
+		 * ring and the overrun read before the swap misses the lap's
+		 * pushes; read now, it counts them. lrb has no hook point here,
+		 * so the step has a plain label, which the label check leaves out.
+		 */
+lap_recheck:
+#ifndef M_NO_LAP_RECHECK
+		if
+		:: wver[hd] != hv -> atomic { ov = overrun; lrb_show(RD, recheck) }
+		:: else
+		fi;
+#endif
 		RHOOK(READER_AFTER_SWAP);
 		atomic { nn = nxt[rp] };
 		prv[nn] = rp;
@@ -773,7 +814,7 @@ nothing:
 next:
 		atomic {
 			rp = 0; cpg = 0; size = 0; hd = 0; pv = 0; pg = 0; i = 0; j = 0;
-			f = 0; nn = 0; ov = 0; id = 0; swaps = 0; missed = 0; ent = 0;
+			f = 0; nn = 0; hv = 0; ov = 0; id = 0; swaps = 0; missed = 0; ent = 0;
 			n = 0; ok = false; quiet = false; drain = false; whole = false
 		}
 	od

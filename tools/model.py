@@ -4,7 +4,7 @@ lrb_nesting replays of the writer-only trails.
 
     tools/model.py run [--deep] [NAME ...]   make model / make model-deep
     tools/model.py trail NAME                make model-trail M=NAME
-    tools/model.py trail --all               every mutation and finding
+    tools/model.py trail --all               every mutation
     tools/model.py nesting-trails            write kunit/lrb_nesting_trails.h
 
 run exits 1 when a property fails, a search is not exhaustive or spin/gcc
@@ -94,7 +94,7 @@ def refute(mutation: mc.Mutation) -> List[model_trail.Step]:
 
 
 def cmd_trail(names: Sequence[str], everything: bool) -> int:
-    chosen = mc.MUTATIONS + mc.FINDINGS if everything else [mc.by_name(n) for n in names]
+    chosen = mc.MUTATIONS if everything else [mc.by_name(n) for n in names]
     for mutation in chosen:
         steps = refute(mutation)
         for line in model_trail.render(steps):

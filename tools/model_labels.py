@@ -38,11 +38,20 @@ def hook_points(patch_dir: Path) -> Set[str]:
     return points
 
 
+def model_code(model: str) -> str:
+    """The model without its comments and macro definitions."""
+    code = re.sub(r'/\*.*?\*/', '', model, flags=re.S)
+    return re.sub(r'^#define .*?(?<!\\)$', '', code, flags=re.M | re.S)
+
+
 def model_labels(model: str) -> Set[str]:
     """Hook labels of the model, comments left out."""
-    code = re.sub(r'/\*.*?\*/', '', model, flags=re.S)
-    code = re.sub(r'^#define .*?(?<!\\)$', '', code, flags=re.M | re.S)
-    return {'LRB_HOOK_' + p for p in LABEL.findall(code)}
+    return set(labels_in_order(model))
+
+
+def labels_in_order(model: str) -> List[str]:
+    """Hook labels of the model in the order they appear, comments left out."""
+    return ['LRB_HOOK_' + p for p in LABEL.findall(model_code(model))]
 
 
 def mismatch(points: Set[str], labels: Set[str]) -> List[str]:
