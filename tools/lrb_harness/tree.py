@@ -489,7 +489,8 @@ def _write_patches(patch_dir: Path, new: Dict[str, bytes]) -> Tuple[List[str], L
 def export(cfg: TreeConfig) -> Exported:
     """The tree's commits to kernel-patch/, the patches of kunit/ and bench/
     written from the repository (testpatch.py); the tree's HEAD moves to
-    the commits written, its files stay."""
+    the commits written, and the copies of kunit/ and bench/ in the tree
+    are brought to what those commits hold."""
     tree = cfg.tree
     base = gitutil.rev(tree, BASE_TAG) if gitutil.is_repo(tree) else None
     if base is None:
@@ -512,6 +513,10 @@ def export(cfg: TreeConfig) -> Exported:
     written, removed = _write_patches(cfg.patch_dir, new)
     if head != gitutil.rev(tree, 'HEAD'):
         gitutil.run(tree, ['reset', '-q', head])
+    # The commits hold kunit/ and bench/ as the repository has them: so do
+    # the copies, or the next rebase in the tree meets "unstaged changes"
+    for sdir in SOURCE_DIRS:
+        state.manifests[sdir.tree], _, _ = dirsync.sync(sdir.src(cfg.repo), sdir.dest(tree))
     state.base = base
     state.series = [p.entry() for p in read_series(cfg.patch_dir)]
     state.commits = gitutil.lines(tree, ['rev-list', '--reverse', base + '..HEAD'])

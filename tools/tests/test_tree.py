@@ -218,8 +218,18 @@ class TreeTest(TreeTestBase):
         exported = tree.export(self.cfg())
         self.assertEqual(exported.copied_back, ['kunit/lrb_api_test.c'])
         self.assertIn('edited in the tree', (self.repo / 'kunit' / 'lrb_api_test.c').read_text())
-        prep = tree.prepare(self.cfg())  # the repo-side Makefile edit still reaches the tree
-        self.assertEqual(prep.copied, ['lib/lrb_kunit/Makefile'])
+        # the repo-side Makefile edit reaches the tree with the export
+        self.assertIn('# repo edit', (self.tree_dir / 'lib/lrb_kunit/Makefile').read_text())
+        self.assertEqual(tree.prepare(self.cfg()).copied, [])
+
+    def test_export_leaves_the_tree_clean(self) -> None:
+        self.make_series()
+        write(self.repo / 'kunit' / 'lrb_api_test.c', KUNIT_TEST + '/* repo edit */\n')
+        tree.export(self.cfg())
+        self.assertEqual(git(self.tree_dir, 'status', '--porcelain', '-uall',
+                             '--ignored=no').strip(), '')
+        self.assertIn('repo edit', git(self.tree_dir, 'show',
+                                       'HEAD:lib/lrb_kunit/lrb_api_test.c'))
 
     def test_kunit_added_file_in_tree_discarded_with_force(self) -> None:
         tree.prepare(self.cfg())
