@@ -70,6 +70,35 @@ def first_per_burst(reports: List[Report], gap: int = 60) -> List[Report]:
     return kept
 
 
+# A case that breaks the ring on purpose announces the one WARNING it causes
+EXPECT_WARNING = re.compile(r'lrb-kunit: expect one WARNING at (\w+)')
+
+
+def expected_markers(lines: Sequence[str]) -> List[Tuple[int, str]]:
+    """(line, function) of each announced WARNING, in log order."""
+    found: List[Tuple[int, str]] = []
+    for num, raw in enumerate(lines, 1):
+        match = EXPECT_WARNING.search(raw)
+        if match:
+            found.append((num, match.group(1)))
+    return found
+
+
+def without_expected(reports: List[Report], lines: Sequence[str]) -> List[Report]:
+    """Reports less the WARNINGs announced before them: one per announcement,
+    raised in the function named; any other report stays."""
+    markers = expected_markers(lines)
+    kept: List[Report] = []
+    for rep in reports:
+        match = next((m for m in markers if m[0] < rep.line and rep.kind == 'warning'
+                      and f' {m[1]}+' in rep.text), None)
+        if match is None:
+            kept.append(rep)
+        else:
+            markers.remove(match)
+    return kept
+
+
 def qemu_messages(lines: Sequence[str]) -> Tuple[List[Report], List[Report]]:
     """(errors, warnings) that QEMU printed on its stderr (merged into the log)."""
     errors: List[Report] = []

@@ -106,7 +106,8 @@ def analyze(target: Target, profile: Profile, outcome: Outcome, log_lines: Seque
             case.reasons.append('never reported a result (the kernel stopped while it ran)')
         by_leaf[id(leaf.test)] = case
         result.cases.append(case)
-    for rep in logscan.first_per_burst(logscan.find_reports(log_lines)):
+    reports = logscan.first_per_burst(logscan.find_reports(log_lines))
+    for rep in logscan.without_expected(reports, log_lines):
         owner = _case_for_line(leaves, rep.line)
         if owner is None:
             result.errors.append(f'kernel report outside any test case: {rep}')

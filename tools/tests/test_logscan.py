@@ -163,6 +163,26 @@ class DetectionTest(unittest.TestCase):
         self.assertFalse(res.ok)
         self.assertTrue(any('outside any test case' in e for e in res.errors))
 
+    def test_announced_warning_is_not_a_report(self) -> None:
+        lines = ['lrb-kunit: expect one WARNING at lrb_set_broken',
+                 'WARNING: CPU: 1 PID: 9 at lib/lockless_ring_buffer.c:297 lrb_set_broken+0x2c/0x40']
+        reports = logscan.find_reports(lines)
+        self.assertEqual(logscan.without_expected(reports, lines), [])
+
+    def test_announcement_covers_one_warning_of_its_function(self) -> None:
+        lines = ['lrb-kunit: expect one WARNING at lrb_set_broken',
+                 'WARNING: CPU: 1 PID: 9 at lib/x.c:1 other_fn+0x2c/0x40',
+                 'WARNING: CPU: 1 PID: 9 at lib/x.c:2 lrb_set_broken+0x2c/0x40',
+                 'WARNING: CPU: 1 PID: 9 at lib/x.c:2 lrb_set_broken+0x2c/0x40']
+        kept = logscan.without_expected(logscan.find_reports(lines), lines)
+        self.assertEqual([r.line for r in kept], [2, 4])
+
+    def test_warning_before_its_announcement_stays(self) -> None:
+        lines = ['WARNING: CPU: 1 PID: 9 at lib/x.c:2 lrb_set_broken+0x2c/0x40',
+                 'lrb-kunit: expect one WARNING at lrb_set_broken']
+        kept = logscan.without_expected(logscan.find_reports(lines), lines)
+        self.assertEqual(len(kept), 1)
+
     def test_burst_of_trace_lines_is_one_report(self) -> None:
         lines = ['BUG: KCSAN: data-race in a / b', 'WARNING: also', 'BUG: again']
         self.assertEqual(len(logscan.first_per_burst(logscan.find_reports(lines))), 1)
