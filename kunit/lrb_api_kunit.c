@@ -20,6 +20,8 @@
 
 #define CAP		LRB_KUNIT_CAPACITY
 #define MAXP		(CAP - 8)
+/* Payload alignment, and the unit payload lengths are rounded up to */
+#define PAYLOAD_ALIGN	(IS_ENABLED(CONFIG_HAVE_64BIT_ALIGNED_ACCESS) ? 8 : 4)
 
 /*
  * Stay on one CPU while writing and reading it, sleeping allowed. The test
@@ -63,7 +65,11 @@ static u64 lrb_expect_read(struct kunit *test, struct lrb_tb *tb, int cpu,
 	for (i = 0; i < count; i++) {
 		ev = lrb_consume(tb->b, cpu, &ts, &lost);
 		KUNIT_ASSERT_NOT_NULL_MSG(test, ev, "event %u of %u", i, count);
-		KUNIT_EXPECT_EQ(test, lrb_event_length(ev), ALIGN(len, 4));
+		KUNIT_EXPECT_EQ(test, lrb_event_length(ev), ALIGN(len, PAYLOAD_ALIGN));
+		KUNIT_EXPECT_TRUE_MSG(test, IS_ALIGNED((unsigned long)lrb_event_data(ev),
+						       PAYLOAD_ALIGN),
+				      "payload of event %u at %p", first + i,
+				      lrb_event_data(ev));
 		KUNIT_EXPECT_TRUE_MSG(test,
 				      lrb_kunit_payload_ok(lrb_event_data(ev),
 							   len, first + i),
@@ -414,6 +420,231 @@ static void commit_misuse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, lrb_snapshot(tb->b, cpu, after));
 	api_unpin();
 	KUNIT_EXPECT_EQ(test, 0, memcmp(before, after, sizeof(*before)));
+}
+
+/* ---- misuse: refused, nothing changes ----------------------------------- */
+
+static struct lrb_snapshot *api_snapshot(struct kunit *test, struct lrb_tb *tb,
+					 int cpu)
+{
+	struct lrb_snapshot *snap = kunit_kzalloc(test, sizeof(*snap),
+						  GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, snap);
+	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, snap));
+	return snap;
+}
+
+static void write_null_data_changes_nothing(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	struct lrb_snapshot *before, *after;
+	struct lrb_stats st;
+	int cpu;
+
+	cpu = api_pin();
+	lrb_write_n(test, tb, 3, 16);
+	before = api_snapshot(test, tb, cpu);
+	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, 16, NULL), -EINVAL);
+	after = api_snapshot(test, tb, cpu);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(before, after, sizeof(*before)));
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, st.committed, 3UL);
+	KUNIT_EXPECT_EQ(test, st.rejected, 0UL);
+	lrb_write_n(test, tb, 1, 16);
+	lrb_expect_read(test, tb, cpu, 0, 4, 16);
+	api_unpin();
+}
+
+static void read_finish_twice_is_refused(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	struct lrb_iter *iter, *never;
+	int cpu;
+
+	never = kunit_kzalloc(test, 64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, never);
+	cpu = api_pin();
+	lrb_write_n(test, tb, 2, 16);
+	api_unpin();
+	iter = lrb_read_start(tb->b, cpu);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(iter));
+	KUNIT_EXPECT_EQ(test, lrb_read_finish(iter), 0);
+	/* Freed: the second call compares the pointer, it reads nothing */
+	KUNIT_EXPECT_EQ(test, lrb_read_finish(iter), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_read_finish(never), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_read_finish(NULL), -EINVAL);
+	/* Recording is back on, and not below zero: a disable still holds */
+	KUNIT_EXPECT_EQ(test, lrb_record_enable_cpu(tb->b, cpu), -EINVAL);
+	cpu = api_pin();
+	lrb_write_n(test, tb, 1, 16);
+	KUNIT_EXPECT_EQ(test, lrb_record_disable_cpu(tb->b, cpu), 0);
+	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, 16, tb), -EPERM);
+	tb->failed[cpu]++;
+	KUNIT_EXPECT_EQ(test, lrb_record_enable_cpu(tb->b, cpu), 0);
+	lrb_expect_read(test, tb, cpu, 0, 3, 16);
+	api_unpin();
+}
+
+static void record_enable_cpu_keeps_iteration(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	struct lrb_iter *iter;
+	int cpu;
+
+	cpu = api_pin();
+	lrb_write_n(test, tb, 2, 16);
+	api_unpin();
+	iter = lrb_read_start(tb->b, cpu);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(iter));
+	KUNIT_EXPECT_EQ(test, lrb_record_enable_cpu(tb->b, cpu), -EBUSY);
+	cpu = api_pin();
+	KUNIT_EXPECT_EQ(test, lrb_tb_write(tb, 16), -ENOSPC);
+	/* A disable of the caller's own is undone, the iteration's stays */
+	KUNIT_EXPECT_EQ(test, lrb_record_disable_cpu(tb->b, cpu), 0);
+	KUNIT_EXPECT_EQ(test, lrb_record_enable_cpu(tb->b, cpu), 0);
+	KUNIT_EXPECT_EQ(test, lrb_record_enable_cpu(tb->b, cpu), -EBUSY);
+	KUNIT_EXPECT_EQ(test, lrb_tb_write(tb, 16), -ENOSPC);
+	api_unpin();
+	KUNIT_EXPECT_NOT_NULL(test, lrb_iter_peek(iter, NULL));
+	KUNIT_EXPECT_EQ(test, lrb_read_finish(iter), 0);
+	cpu = api_pin();
+	lrb_write_n(test, tb, 1, 16);
+	lrb_expect_read(test, tb, cpu, 0, 3, 16);
+	api_unpin();
+}
+
+struct api_recursion {
+	struct lrb_buffer	*b;
+	int			ret[2 * 8];
+	unsigned int		calls;
+};
+
+/*
+ * A tracer callback that writes from inside a write: each reservation
+ * calls for another one, and only the depth guard stops it.
+ */
+static void api_recursion_hook(struct lrb_buffer *b, int cpu,
+			       enum lrb_hook_point point, void *data)
+{
+	struct api_recursion *r = data;
+	u32 payload[2];
+	unsigned int n;
+
+	if (point != LRB_HOOK_RESERVED || r->calls >= ARRAY_SIZE(r->ret))
+		return;
+	n = r->calls++;
+	payload[0] = n + 1;
+	payload[1] = 0x52454355;
+	r->ret[n] = lrb_write(r->b, sizeof(payload), payload);
+}
+
+static void recursion_is_refused_and_counted(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	struct api_recursion *r;
+	struct lrb_event *ev;
+	struct lrb_stats st;
+	u32 payload[2] = { 0, 0x52454355 };
+	unsigned int i;
+	int cpu;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->b = tb->b;
+	tb->counted = false;
+	cpu = api_pin();
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_test_hook(tb->b, api_recursion_hook, r));
+	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, sizeof(payload), payload), 0);
+	lrb_set_test_hook(tb->b, NULL, NULL);
+	/* 8 writers in flight: the outer one and 7 nested; the 9th refused */
+	KUNIT_EXPECT_EQ(test, r->calls, 8U);
+	for (i = 0; i < 7; i++)
+		KUNIT_EXPECT_EQ_MSG(test, r->ret[i], 0, "nested write %u", i + 1);
+	KUNIT_EXPECT_EQ(test, r->ret[7], -EBUSY);
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, st.recursion, 1UL);
+	KUNIT_EXPECT_EQ(test, st.committed, 8UL);
+	KUNIT_EXPECT_EQ(test, st.entries, 8UL);
+	/* In the order reserved: the outer event first */
+	for (i = 0; i < 8; i++) {
+		ev = lrb_consume(tb->b, cpu, NULL, NULL);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, ev, "event %u of 8", i);
+		KUNIT_EXPECT_EQ(test, lrb_event_length(ev), 8U);
+		KUNIT_EXPECT_EQ(test, ((u32 *)lrb_event_data(ev))[0], i);
+		KUNIT_EXPECT_EQ(test, ((u32 *)lrb_event_data(ev))[1], 0x52454355U);
+	}
+	KUNIT_EXPECT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
+	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, sizeof(payload), payload), 0);
+	KUNIT_EXPECT_NOT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
+	api_unpin();
+}
+
+struct api_spins {
+	unsigned int	spins;
+};
+
+static void api_count_spins(struct lrb_buffer *b, int cpu,
+			    enum lrb_hook_point point, void *data)
+{
+	struct api_spins *sp = data;
+
+	if (point == LRB_HOOK_READER_SPIN)
+		sp->spins++;
+}
+
+/*
+ * The pointer from the head page to its next is corrupted with UPDATE.
+ * The writer that pushes the head then finds UPDATE where it sets the new
+ * HEADER: the broken invariant warns once and stops recording on the CPU,
+ * with its own UPDATE left behind. A reader meets that UPDATE and gives
+ * up at once instead of spinning for the writer that will never clear it;
+ * a reset brings the ring back.
+ */
+static void broken_ring_stops_recording(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 4 * CAP, LRB_FL_OVERWRITE);
+	struct lrb_snapshot *snap;
+	struct api_spins *sp;
+	struct lrb_stats st;
+	int cpu;
+
+	sp = kunit_kzalloc(test, sizeof(*sp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sp);
+	tb->counted = false;
+	cpu = api_pin();
+	lrb_write_n(test, tb, 4, MAXP);
+	snap = api_snapshot(test, tb, cpu);
+	KUNIT_ASSERT_TRUE(test, lrb_kunit_expect(test, snap, "p1 --> p2 --> p3 --> p4 -H->",
+						 "head=p1 tail=p4"));
+	KUNIT_ASSERT_EQ(test, 0, lrb_test_set_next_flags(tb->b, cpu, 1,
+							 LRB_SNAP_UPDATE));
+	pr_info("lrb-kunit: expect one WARNING at lrb_set_broken\n");
+	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, 16, tb), -ENOSPC);
+	snap = api_snapshot(test, tb, cpu);
+	lrb_kunit_render(test, snap, "the writer found UPDATE on p1 -> p2 and stopped");
+	KUNIT_EXPECT_TRUE(test, lrb_kunit_expect(test, snap, "p1 -U-> p2 --> p3 --> p4 -U->",
+						 "tail=p4 nrU=2 nrH=0"));
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, st.broken, 1UL);
+	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, 16, tb), -EPERM);
+	KUNIT_EXPECT_EQ(test, lrb_record_enable_cpu(tb->b, cpu), -EBUSY);
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_test_hook(tb->b, api_count_spins, sp));
+	KUNIT_EXPECT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
+	KUNIT_EXPECT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
+	lrb_set_test_hook(tb->b, NULL, NULL);
+	KUNIT_EXPECT_EQ_MSG(test, sp->spins, 2U,
+			    "a reader of a broken ring spins once per call, no more");
+	api_unpin();
+
+	KUNIT_EXPECT_EQ(test, lrb_reset_cpu(tb->b, cpu), 0);
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, st.broken, 0UL);
+	cpu = api_pin();
+	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, 16, tb), 0);
+	KUNIT_EXPECT_NOT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
+	api_unpin();
 }
 
 /* ---- modes -------------------------------------------------------------- */
@@ -1288,6 +1519,11 @@ static struct kunit_case lrb_api_cases[] = {
 	KUNIT_CASE(peek_then_consume_same_event),
 	KUNIT_CASE(write_return_codes),
 	KUNIT_CASE(commit_misuse),
+	KUNIT_CASE(write_null_data_changes_nothing),
+	KUNIT_CASE(read_finish_twice_is_refused),
+	KUNIT_CASE(record_enable_cpu_keeps_iteration),
+	KUNIT_CASE(recursion_is_refused_and_counted),
+	KUNIT_CASE(broken_ring_stops_recording),
 	KUNIT_CASE(producer_consumer_full_drops),
 	KUNIT_CASE(overwrite_full_counts_overrun_and_lost),
 	KUNIT_CASE(time_extend_with_injected_clock),

@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/err.h>
 #include <linux/fault-inject.h>
+#include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
@@ -83,6 +84,55 @@ static void fault_alloc(struct kunit *test)
 	migrate_enable();
 	KUNIT_EXPECT_TRUE(test, lrb_kunit_ring_sane(test, b, cpu));
 	lrb_free(b);
+}
+
+/*
+ * More than the machine has available, per possible CPU, is refused before
+ * anything is allocated: the first allocation point is armed to fail, and
+ * must not be reached. Allocating first (with GFP_KERNEL alone) would run
+ * the OOM killer.
+ */
+static void alloc_beyond_available_memory(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_tb_alloc(test, 3 * CAP, 0);
+	long avail = si_mem_available();
+	unsigned long pages, size;
+	struct lrb_buffer *b;
+	bool allocated;
+	int cpu, i, ret;
+
+	lrb_tb_check_at_end(test, tb);
+	KUNIT_ASSERT_GT(test, avail, 0L);
+	/* Per CPU, less than the machine: a size lrb_alloc() accepts */
+	pages = avail / num_possible_cpus() + 1;
+	KUNIT_ASSERT_LE(test, pages + 4, totalram_pages());
+	size = pages * CAP;
+	fail_nth(1);
+	b = lrb_alloc(size, 0);
+	allocated = fail_injected();
+	fail_nth(0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(b), -ENOMEM);
+	KUNIT_EXPECT_FALSE_MSG(test, allocated,
+			       "lrb_alloc() allocated before refusing %lu pages per CPU, %ld available",
+			       pages, avail);
+
+	migrate_disable();
+	cpu = smp_processor_id();
+	for (i = 0; i < 5; i++)
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 40));
+	migrate_enable();
+	/* Growing by more than is available, beyond the 4 pages there */
+	size = (pages + 4) * CAP;
+	fail_nth(1);
+	ret = lrb_resize(tb->b, size);
+	allocated = fail_injected();
+	fail_nth(0);
+	KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+	KUNIT_EXPECT_FALSE_MSG(test, allocated,
+			       "lrb_resize() allocated before refusing %lu pages per CPU",
+			       pages + 4);
+	KUNIT_EXPECT_EQ(test, lrb_size(tb->b), 3 * CAP);
+	KUNIT_EXPECT_EQ(test, lrb_entries_cpu(tb->b, cpu), 5UL);
 }
 
 static void fault_resize(struct kunit *test)
@@ -239,6 +289,7 @@ static int fault_init(struct kunit *test)
 
 static struct kunit_case lrb_fault_cases[] = {
 	KUNIT_CASE(fault_alloc),
+	KUNIT_CASE(alloc_beyond_available_memory),
 	KUNIT_CASE(fault_resize),
 	KUNIT_CASE(fault_alloc_read_page),
 	KUNIT_CASE(fault_read_start),

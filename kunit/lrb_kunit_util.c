@@ -371,7 +371,8 @@ void lrb_tb_check_end(struct kunit *test, struct lrb_tb *tb)
 					    "CPU %d: committed events", cpu);
 			KUNIT_EXPECT_EQ_MSG(test,
 					    st.dropped + st.commit_overrun +
-					    st.rejected, tb->failed[cpu],
+					    st.rejected + st.recursion,
+					    tb->failed[cpu],
 					    "CPU %d: failed reserves", cpu);
 		}
 		for (drained = 0; drained <= st.entries; drained++)
@@ -738,10 +739,11 @@ void lrb_kunit_render_from(struct kunit *test, const struct lrb_snapshot *snap,
 		snprintf(head, sizeof(head), "p%u", snap->head);
 	lrb_kunit_line(test, "%s", title);
 	lrb_kunit_line(test,
-		       "CPU %d: head %s tail p%u commit p%u reader p%u, %ld writer(s) in flight%s",
+		       "CPU %d: head %s tail p%u commit p%u reader p%u, %ld writer(s) in flight%s%s",
 		       snap->cpu, head, snap->tail, snap->commit, snap->reader,
 		       snap->committing,
-		       snap->ring_ok ? "" : ", prev pointers not all back");
+		       snap->ring_ok ? "" : ", prev pointers not all back",
+		       snap->stats.broken ? ", broken: recording stopped" : "");
 	/* The drawing is too big for the stack of a frame-size-checked build */
 	canvas = kmalloc(sizeof(*canvas), GFP_KERNEL);
 	if (canvas && snap->ring_len) {

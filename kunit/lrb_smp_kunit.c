@@ -832,6 +832,54 @@ static void reader_header_gone_before_version(struct kunit *test)
 	race_read_rest(c, rest, bigs, 3);
 }
 
+/* ---- counters taken while a writer commits ------------------------------ */
+
+/*
+ * The writer is paused while it counts its committed events. Whatever the
+ * reader can take by then must already be counted: the counters a reader
+ * on another CPU takes add up, and entries is at most the one event.
+ */
+static void counters_add_up_while_writer_counts(struct kunit *test)
+{
+	struct race_ctx *c = race_start(test, 0);
+	static const unsigned int lens[] = { S };
+	static const u32 first[] = { 0 };
+	struct lrb_event *ev;
+	struct lrb_stats st;
+	unsigned long lost;
+	u32 seq = 0;
+
+	race_pause(c, WRITER, LRB_HOOK_COMMIT_AFTER, 1, 1, 2,
+		   "the writer is counting its committed events; paused",
+		   NULL, "tail=p1 commit=p1 p1.write=12 committing=1");
+	race_add_write(c, S, 0);
+	race_go(c, 0, 0);
+	KUNIT_ASSERT_TRUE(test, race_wait(c, 1));
+	ev = lrb_consume(c->tb->b, c->wcpu, NULL, &lost);
+	if (ev)
+		seq = lrb_kunit_payload_seq(lrb_event_data(ev));
+	KUNIT_EXPECT_EQ(test, 0, lrb_stats_cpu(c->tb->b, c->wcpu, &st));
+	race_signal(c, 2);
+	race_finish(c);
+	lrb_kunit_line(test,
+		       "while the writer counted, the reader %s; committed %lu read %lu overrun %lu entries %lu",
+		       ev ? "consumed its event" : "found nothing to consume",
+		       st.committed, st.read, st.overrun, st.entries);
+	KUNIT_EXPECT_LE_MSG(test, st.entries, 1UL,
+			    "entries above the one event written");
+	KUNIT_EXPECT_EQ_MSG(test, st.committed,
+			    st.read + st.overrun + st.entries,
+			    "committed != read + overrun + entries");
+	KUNIT_EXPECT_GE_MSG(test, st.committed, st.read,
+			    "an event was read before it was counted");
+	if (ev) {
+		KUNIT_EXPECT_EQ(test, seq, 0U);
+		race_read_rest(c, first, lens, 0);
+	} else {
+		race_read_rest(c, first, lens, 1);
+	}
+}
+
 /* ---- the iterator waits for the writers in flight ----------------------- */
 
 struct race_iter {
@@ -955,6 +1003,7 @@ static struct kunit_case lrb_smp_cases[] = {
 	KUNIT_CASE(reader_push_count_behind_barrier),
 	KUNIT_CASE(reader_swap_after_head_went_round),
 	KUNIT_CASE(reader_header_gone_before_version),
+	KUNIT_CASE(counters_add_up_while_writer_counts),
 	KUNIT_CASE(iterator_waits_for_writer_in_flight),
 	{}
 };

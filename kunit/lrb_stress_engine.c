@@ -110,6 +110,10 @@ struct stress_run {
 	struct completion	all_done;
 	/* reader side, while the writers run */
 	unsigned long		iterated;
+	unsigned long		samples;
+	unsigned long		samples_off;
+	struct lrb_stats	off;
+	int			off_cpu;
 };
 
 static u32 stress_sum(const struct stress_ev *e)
@@ -428,6 +432,33 @@ static bool stress_overran(struct stress_run *run)
 	return false;
 }
 
+/* Events a CPU's ring holds at most: every page full of 8-byte events */
+#define STRESS_MAX_ENTRIES	((STRESS_PAGES + 1) * (LRB_KUNIT_CAPACITY / 8))
+
+/*
+ * The counters of every writer CPU, taken while the writers write: they
+ * must add up, and entries must fit in the ring. The first sample that
+ * does not is kept for the report.
+ */
+static void stress_sample_counters(struct stress_run *run)
+{
+	struct lrb_stats st;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (cpu == run->reader_cpu || run->ops->stats(run->b, cpu, &st))
+			continue;
+		run->samples++;
+		if (st.committed == st.read + st.overrun + st.entries &&
+		    st.entries <= STRESS_MAX_ENTRIES)
+			continue;
+		if (!run->samples_off++) {
+			run->off = st;
+			run->off_cpu = cpu;
+		}
+	}
+}
+
 /**
  * stress_engine_run - one stress run (a parameter of stress_engine_params())
  * @test: the test, whose param_value is a &struct stress_param
@@ -508,6 +539,7 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 			else
 				got += stress_consume(run, cpu);
 		}
+		stress_sample_counters(run);
 		if (!got)
 			cpu_relax();
 		cond_resched();
@@ -576,9 +608,9 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 	migrate_enable();
 	if (page)
 		ops->free_read_page(run->b, run->reader_cpu, page);
-	kunit_info(test, "%s: %d writer CPUs + hrtimers for %u ms: %lu events written (%lu by an hrtimer inside a task's write), %lu read (%lu while the writers ran, %lu iterated), %lu overwritten, %lu dropped, %lu refused while iterating",
+	kunit_info(test, "%s: %d writer CPUs + hrtimers for %u ms: %lu events written (%lu by an hrtimer inside a task's write), %lu read (%lu while the writers ran, %lu iterated), %lu overwritten, %lu dropped, %lu refused while iterating; counters taken %lu times while they ran",
 		   p->name, writers, lrb_stress_ms, written, nested, read,
-		   live_read, run->iterated, over, dropped, rejected);
+		   live_read, run->iterated, over, dropped, rejected, run->samples);
 	/* A run in which nothing happened proves nothing */
 	KUNIT_EXPECT_GT_MSG(test, written, 0UL, "%s: nothing was written", p->name);
 	KUNIT_EXPECT_GT_MSG(test, nested, 0UL,
@@ -591,6 +623,17 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 	if (p->overwrite)
 		KUNIT_EXPECT_GT_MSG(test, over, 0UL,
 				    "%s: the writers never overwrote anything", p->name);
+	KUNIT_EXPECT_GT_MSG(test, run->samples, 0UL,
+			    "%s: no counters taken while the writers ran", p->name);
+	if (run->samples_off)
+		kunit_info(test, "%s: %lu of %lu counter samples taken while the writers ran do not add up or exceed the ring (%lu), first on CPU %d: committed %lu read %lu overrun %lu entries %lu",
+			   p->name, run->samples_off, run->samples, STRESS_MAX_ENTRIES,
+			   run->off_cpu, run->off.committed, run->off.read,
+			   run->off.overrun, run->off.entries);
+	if (ops->counters_at_one_moment)
+		KUNIT_EXPECT_EQ_MSG(test, run->samples_off, 0UL,
+				    "%s: counters that do not add up while the writers ran",
+				    p->name);
 	if (silent)
 		kunit_info(test, "%s: %lu events lost without a report, still counted in entries (the kernel's rb_get_reader_page() race, docs/kernel-rb-differences.md)",
 			   p->name, silent);

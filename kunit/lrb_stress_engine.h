@@ -39,6 +39,10 @@
  * @stats: the counters of @cpu, in lrb's terms; 0 or a negative error
  * @live_iterator: the iterator reads while writers write (@iter_dropped
  *	tells what it missed) instead of stopping them
+ * @counters_at_one_moment: @stats takes the counters at one moment, with
+ *	writers running: committed == read + overrun + entries in every sample
+ *	taken while the writers run (otherwise the samples that do not add up
+ *	are only reported)
  * @silent_loss: the buffer may lose events without reporting them, as long
  *	as it still counts them in its entries (a known bug of the kernel's
  *	buffer): the run checks that every such gap is one of those
@@ -63,6 +67,7 @@ struct stress_ops {
 			 struct lrb_data_page **data);
 	int (*stats)(void *buf, int cpu, struct lrb_stats *st);
 	bool live_iterator;
+	bool counters_at_one_moment;
 	bool silent_loss;
 };
 

@@ -130,6 +130,7 @@ static const struct stress_ops lrb_stress_ops = {
 	.free_read_page = lrb_ops_free_read_page,
 	.read_page = lrb_ops_read_page,
 	.stats = lrb_ops_stats,
+	.counters_at_one_moment = true,
 };
 
 static void stress_run_once(struct kunit *test)

@@ -134,8 +134,8 @@ SYNC_PLANTS: List[Plant] = [
     Plant('reader_swaps_commit_page',
           'the reader swaps its page back into the ring while the commit is on it',
           'default', 'x86_64', ['lrb_design'],
-          '\t\tif (commit == reader)\n\t\t\treturn NULL;\n\t\tif (WARN_ON_ONCE(++swaps > 3)',
-          '\t\tif (WARN_ON_ONCE(++swaps > 3)',
+          '\t\tif (commit == reader)\n\t\t\treturn NULL;\n\t\tif (LRB_WARN_ON(cb, ++swaps > 3)',
+          '\t\tif (LRB_WARN_ON(cb, ++swaps > 3)',
           failed_case('reader_meets_last_full_commit'), kernel_args=()),
     Plant('swap_ignores_flags',
           "the swap cmpxchg expects the pointer as it is now, not the HEADER the head search found",
@@ -225,13 +225,67 @@ HARDENING_PLANTS: List[Plant] = [
           '\t\tif (t == n || n - 1 > t) {\n',
           failed_case('resize_shrink_tail_on_reader_page'), kernel_args=()),
     Plant('ring_pages_not_zeroed',
-          "the ring's pages and the read pages are allocated without __GFP_ZERO",
+          'the read pages (lrb_alloc_read_page()) are allocated without __GFP_ZERO',
           'default', 'x86_64', ['lrb_api.read_page_hands_out_no_stale_bytes'],
           '\tpage = alloc_pages_node(cpu_to_node(cpu),\n'
           '\t\t\t\tGFP_KERNEL | __GFP_NOWARN | __GFP_ZERO, 0);\n',
           '\tpage = alloc_pages_node(cpu_to_node(cpu),\n'
           '\t\t\t\tGFP_KERNEL | __GFP_NOWARN, 0);\n',
           failed_case('read_page_hands_out_no_stale_bytes'), kernel_args=()),
+    Plant('write_null_data_unchecked',
+          'lrb_write() takes a NULL payload and copies from it with the reservation open',
+          'default', 'x86_64', ['lrb_api.write_null_data_changes_nothing'],
+          '\tif (unlikely(!buffer || !data || !length || length > LRB_MAX_PAYLOAD))\n',
+          '\tif (unlikely(!buffer || !length || length > LRB_MAX_PAYLOAD))\n',
+          r'BUG: kernel NULL pointer dereference|' + failed_case('write_null_data_changes_nothing'),
+          kernel_args=()),
+    Plant('read_finish_unchecked',
+          'lrb_read_finish() answers 0 to an iterator it does not know (without the '
+          'look-up it would free it again)',
+          'default', 'x86_64', ['lrb_api.read_finish_twice_is_refused'],
+          '\tif (!found)\n\t\treturn -EINVAL;\n',
+          '\tif (!found)\n\t\treturn 0;\n',
+          failed_case('read_finish_twice_is_refused'), kernel_args=()),
+    Plant('record_enable_ends_iteration',
+          'lrb_record_enable_cpu() undoes the disable an iteration holds',
+          'default', 'x86_64', ['lrb_api.record_enable_cpu_keeps_iteration'],
+          '\t\tif (!(old & LRB_DISABLED_USER_MASK))\n\t\t\treturn old ? -EBUSY : -EINVAL;\n',
+          '\t\tif (!old)\n\t\t\treturn -EINVAL;\n',
+          failed_case('record_enable_cpu_keeps_iteration'), kernel_args=()),
+    Plant('recursion_unbounded',
+          'writers nest 32 deep before the depth guard refuses one',
+          'default', 'x86_64', ['lrb_api.recursion_is_refused_and_counted'],
+          '\tif (unlikely(depth >= LRB_MAX_NESTING)) {\n',
+          '\tif (unlikely(depth >= 4 * LRB_MAX_NESTING)) {\n',
+          failed_case('recursion_is_refused_and_counted'), kernel_args=()),
+    Plant('alloc_before_memory_check',
+          'lrb_alloc() allocates a size the machine does not have available, and only the '
+          'allocator says no (or the OOM killer runs)',
+          'default', 'x86_64', ['lrb_fault.alloc_beyond_available_memory'],
+          '\tif (!lrb_memory_for(nr_pages + 1))\n\t\treturn ERR_PTR(-ENOMEM);\n',
+          '',
+          failed_case('alloc_beyond_available_memory'), kernel_args=()),
+    Plant('count_after_publish',
+          'the outermost writer stores the count of committed events after the commit '
+          'index: a reader in between consumes an event not yet counted',
+          'default', 'x86_64', ['lrb_smp.counters_add_up_while_writer_counts'],
+          '\twrite = local_read(&commit_page->write);\n'
+          '\tlrb_count_committed(cb);\n'
+          '\t/* Event data before the index; pairs with lrb_reader_size() */\n'
+          '\tlrb_writer_wmb(commit_page, write);\n'
+          '\tlocal_set(&commit_page->page->commit, write & LRB_INDEX_MASK);\n',
+          '\twrite = local_read(&commit_page->write);\n'
+          '\t/* Event data before the index; pairs with lrb_reader_size() */\n'
+          '\tlrb_writer_wmb(commit_page, write);\n'
+          '\tlocal_set(&commit_page->page->commit, write & LRB_INDEX_MASK);\n'
+          '\tlrb_count_committed(cb);\n',
+          failed_case('counters_add_up_while_writer_counts'), kernel_args=()),
+    Plant('broken_ring_reader_spins',
+          'a reader of a broken ring spins for the UPDATE that no writer will clear',
+          'default', 'x86_64', ['lrb_api.broken_ring_stops_recording'],
+          '\t\tif (lrb_is_broken(cb))\n\t\t\treturn false;\n',
+          '',
+          failed_case('broken_ring_stops_recording'), kernel_args=()),
 ]
 
 # The Promela model's writer-only mutations (model/, docs/model.md) on the
