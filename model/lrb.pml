@@ -25,7 +25,8 @@
  *              docs/model.md, "late loss report")
  * Mutations (each the variant of one step, refuted by SPIN): M_HEADER_UNDER_UPDATE,
  * M_TAIL_NO_VERSION, M_NESTED_COMMIT, M_SWAP_COMMIT_PAGE, M_NO_STALE_RESET,
- * M_KERNEL_ORDER, M_NO_LAP_RECHECK, M_NO_HEADER_RECHECK; docs/model.md describes each.
+ * M_KERNEL_ORDER, M_NO_LAP_RECHECK, M_NO_HEADER_RECHECK, M_COUNT_AFTER_PUBLISH;
+ * docs/model.md describes each.
  */
 
 #ifndef PAGES
@@ -182,6 +183,35 @@ inline check_published(p, upto)
 #endif
 }
 
+/* The count of committed events never falls short of those read or lost */
+inline check_entries()
+{
+	assert(committed >= nread + overrun)
+}
+
+/*
+ * lrb_count_committed(), from its first load of the claims (seen_claims, in
+ * the caller's step): claims - crossings, the loads taken again if a nested
+ * writer claimed in between. The loop's last load of the claims, the next
+ * round's first and the store share a step: no interrupt comes between them,
+ * and the reader touches none of the counts.
+ */
+inline count_committed()
+{
+	do
+	:: HOOK(COMMIT_AFTER);
+	   atomic {
+		seen_cross = crossings;
+		if
+		:: seen_claims == claims ->
+			committed = seen_claims - seen_cross;
+			check_entries();
+			break
+		:: else -> seen_claims = claims
+		fi }
+	od
+}
+
 /* ---- writers ----------------------------------------------------------- */
 
 proctype Writer(byte me) provided (cur + 1 == _pid)
@@ -189,6 +219,7 @@ proctype Writer(byte me) provided (cur + 1 == _pid)
 	byte sz, tp, np, cp, t2, nh, w, tl, id, typ, ret, ent, f;
 	byte ov, oc, oi;		/* the write word a reset expects */
 	byte depth, cpg, cindex, seen_claims, seen_cross, loops;
+	bool last;			/* the commit is on the tail page */
 	byte left = (me == 0 -> PREP + OUTER : 1);
 
 end_idle:
@@ -308,7 +339,7 @@ handle_head:
 		if
 		:: typ == HEADER ->
 			/* this writer owns the push: the old head's events are lost */
-			atomic { overrun = overrun + ent; pages_lost++ }
+			atomic { overrun = overrun + ent; pages_lost++; check_entries() }
 		:: typ == UPDATE		/* help the writer it interrupted */
 		:: typ == NORMAL || typ == MOVED -> goto again
 		:: else -> assert(false)
@@ -429,45 +460,59 @@ commit_round:
 		:: else
 		fi;
 #endif
-		/* lrb_set_commit_to_write() */
+		/*
+		 * lrb_set_commit_to_write(): on each page the commit moves across,
+		 * and then on the tail page, the write index, the count of committed
+		 * events (lrb_count_committed()), the commit index. The count comes
+		 * between the two: every event a reader can take, or a writer push
+		 * away, is counted before its index is stored, so that committed -
+		 * read - overrun never goes below zero (check_entries()).
+		 */
 		cp = commit;
 		HOOK(COMMIT_BEFORE);
-		do
-		:: atomic { cp != tail ->
-			/* the commit meets the tail within a ring, from the reader page
-			 * at most: it never passes the tail */
-			loops++;
-			assert(loops <= PAGES);
-			w = widx[cp];
-			check_published(cp, w);
-			cidx[cp] = w;
-			lrb_show(me, commit_idx) };
-		   atomic {
-			cp = nxt[cp];
-			commit = cp;
-			lrb_show(me, commit_moved) }
-		:: atomic { cp == tail -> loops = 0; break }
-		od;
+commit_page:
 		atomic {
+			/*
+			 * The commit meets the tail within a ring from the reader
+			 * page, and a page further for each nested write that comes
+			 * in at COMMIT_AFTER and moves the tail (an empty page takes
+			 * an event before the tail leaves it): it never passes the
+			 * tail.
+			 */
+			last = (cp == tail);
+			if
+			:: last -> loops = 0
+			:: else -> loops++; assert(loops <= PAGES + NEST)
+			fi;
 			w = widx[cp];
+#ifndef M_COUNT_AFTER_PUBLISH
+			/* the count's first load of the claims: no interrupt comes
+			 * in between, and the reader touches neither */
+			seen_claims = claims
+#endif
+		};
+#ifndef M_COUNT_AFTER_PUBLISH
+		count_committed();
+#endif
+		atomic {
 			check_published(cp, w);
 			cidx[cp] = w;
-			cpg = cp;
-			cindex = w;
+			if
+			:: last -> cpg = cp; cindex = w
+			:: else
+			fi;
 			lrb_show(me, commit_idx)
 		};
-		/* lrb_count_committed() */
-		do
-		:: seen_claims = claims;
-		   HOOK(COMMIT_AFTER);
-		   atomic {
-			seen_cross = crossings;
-			if
-			:: seen_claims == claims -> break
-			:: else
-			fi }
-		od;
-		committed = seen_claims - seen_cross;
+		if
+		:: atomic { !last -> cp = nxt[cp]; commit = cp; lrb_show(me, commit_moved) };
+		   goto commit_page
+		:: else
+		fi;
+#ifdef M_COUNT_AFTER_PUBLISH
+		/* the old order: counted once, after the whole publish */
+		seen_claims = claims;
+		count_committed();
+#endif
 #ifdef M_NESTED_COMMIT
 		if
 		:: depth != 1 -> committing = depth - 1; goto written
@@ -488,7 +533,7 @@ written:
 		atomic {
 			sz = 0; tp = 0; np = 0; cp = 0; t2 = 0; nh = 0; w = 0; tl = 0;
 			id = 0; typ = 0; ret = 0; ent = 0; f = 0; ov = 0; oc = 0; oi = 0;
-			depth = 0; cpg = 0; cindex = 0; seen_claims = 0; seen_cross = 0
+			depth = 0; cpg = 0; cindex = 0; seen_claims = 0; seen_cross = 0; last = false
 		};
 		if
 		:: me > 0 ->
@@ -747,7 +792,8 @@ got_page:
 					nread++;
 					lost_events = 0
 				fi;
-				lrb_show(RD, read_event)
+				lrb_show(RD, read_event);
+				check_entries()
 			};
 			if
 			:: read_pos == size && dat[rp * CAP + read_pos - 1] == PAD ->
@@ -777,7 +823,8 @@ got_page:
 					cidx[rp] = 0;
 					dat[rp * CAP] = 0; dat[rp * CAP + 1] = 0;
 					read_pos = 0;
-					lrb_show(RD, read_whole)
+					lrb_show(RD, read_whole);
+					check_entries()
 				}
 			:: else ->
 				/* copy the events below size */
@@ -791,7 +838,8 @@ got_page:
 						nread++
 					:: else -> break
 					od;
-					lrb_show(RD, read_whole)
+					lrb_show(RD, read_whole);
+					check_entries()
 				};
 				if
 				:: missed == lost_events && nread_seen == n ->

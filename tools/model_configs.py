@@ -138,6 +138,12 @@ MUTATIONS: List[Mutation] = [
              "a lap whose first push comes between the walk and that read leaves the version "
              "as read, and the pushes after the overrun read go uncounted",
              'M_NO_HEADER_RECHECK', LAP, extra={'EXACT_LOST': 1}),
+    # The reader takes an event published and not yet counted
+    Mutation('count_after_publish',
+             "lrb_set_commit_to_write() counts the committed events once, after the last "
+             "commit index: committed - read - overrun goes below zero in between",
+             'M_COUNT_AFTER_PUBLISH',
+             cfg('m_count', '', PAGES=3, OUTER=1, NEST=1, DEPTH=1)),
 ]
 
 

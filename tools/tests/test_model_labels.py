@@ -34,6 +34,21 @@ class LabelsTest(unittest.TestCase):
         self.assertNotIn(-1, where)
         self.assertEqual(where, sorted(where))
 
+    def test_the_commit_counts_before_each_index_is_stored(self) -> None:
+        # lrb_set_commit_to_write(): the write index, lrb_count_committed()
+        # (COMMIT_AFTER in its loop), the commit index; on every page
+        code = ml.model_code((REPO / 'model' / 'lrb.pml').read_text())
+        writer = code[code.index('proctype Writer'):]
+        steps = ['HOOK(COMMIT_BEFORE)', 'commit_page:', 'w = widx[cp]', 'seen_claims = claims',
+                 'count_committed()', 'cidx[cp] = w', 'commit = cp', 'goto commit_page']
+        where = [writer.find(step) for step in steps]
+        self.assertNotIn(-1, where)
+        self.assertEqual(where, sorted(where))
+        count = code[code.index('inline count_committed'):code.index('proctype Writer')]
+        self.assertIn('HOOK(COMMIT_AFTER)', count)
+        self.assertLess(count.index('committed = seen_claims - seen_cross'),
+                        count.index('check_entries()'))
+
     def test_a_later_patch_adding_and_removing_points_is_followed(self) -> None:
         points = ml.hook_points(DATA / 'series')
         self.assertEqual(points, {'LRB_HOOK_STAMP', 'LRB_HOOK_READER_LOOK'})
