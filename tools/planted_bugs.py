@@ -311,7 +311,7 @@ MODEL_PLANTS: List[Plant] = [
           '\t\tif (depth != 1) {\n\t\t\t/* Nested: the outermost writer commits for us */\n'
           '\t\t\tlocal_set(&cb->committing, depth - 1);\n',
           '\t\tif (depth != 1) {\n\t\t\t/* Nested: the outermost writer commits for us */\n'
-          '\t\t\tlrb_set_commit_to_write(cb, &page);\n\t\t\tlrb_count_committed(cb);\n'
+          '\t\t\tlrb_set_commit_to_write(cb, &page);\n'
           '\t\t\tlocal_set(&cb->committing, depth - 1);\n',
           trail_failed('nested_commit_1'), kernel_args=()),
     Plant('model_no_stale_reset',
