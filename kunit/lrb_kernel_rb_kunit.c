@@ -17,15 +17,23 @@
  * the commit page, so a writer that publishes the rest of the reader page
  * and moves the commit in between makes the reader swap that page out with
  * events unread; they are lost without a report, and stay counted in the
- * entries. The stress runs check that every unreported gap is one of those.
+ * entries. It takes a nested writer; reader_size_check_race_loses_outer_event
+ * drives it step by step with the kernel's hook points, and the stress runs
+ * check that every unreported gap is one of those.
  */
 
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/err.h>
+#include <linux/kthread.h>
 #include <linux/rcupdate.h>
 #include <linux/ring_buffer.h>
+#include <linux/ring_buffer_test.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "lrb_kunit.h"
 #include "lrb_stress_engine.h"
@@ -298,11 +306,294 @@ static void small_event_grown(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 12U, ring_buffer_event_length(ev));
 }
 
+/* ---- the kernel's hook points (CONFIG_RING_BUFFER_TEST_HOOKS) ---------- */
+
+#define KRB_TRACE_MAX	48
+
+struct krb_trace {
+	int			cpu;
+	unsigned int		n;
+	enum rb_hook_point	seen[KRB_TRACE_MAX];
+};
+
+static void krb_trace_hook(struct trace_buffer *b, int cpu,
+			   enum rb_hook_point point, void *data)
+{
+	struct krb_trace *t = data;
+
+	if (cpu != t->cpu)
+		return;
+	if (t->n < KRB_TRACE_MAX)
+		t->seen[t->n] = point;
+	t->n++;
+}
+
+static void krb_trace_print(struct kunit *test, const char *what,
+			    const struct krb_trace *t, unsigned int from,
+			    unsigned int to)
+{
+	char line[512];
+	unsigned int i;
+	int len = 0;
+
+	line[0] = '\0';
+	for (i = from; i < min(to, KRB_TRACE_MAX) && len < sizeof(line); i++)
+		len += scnprintf(line + len, sizeof(line) - len, " %s",
+				 ring_buffer_hook_name(t->seen[i]));
+	kunit_info(test, "%s:%s", what, line);
+}
+
+/* Whether want[] happens in t->seen[from..], in that order */
+static bool krb_trace_has(const struct krb_trace *t, unsigned int from,
+			  const enum rb_hook_point *want, unsigned int n)
+{
+	unsigned int i, k = 0;
+
+	for (i = from; i < min(t->n, KRB_TRACE_MAX) && k < n; i++)
+		if (t->seen[i] == want[k])
+			k++;
+	return k == n;
+}
+
+/*
+ * The kernel's hook points, on one write and the read that swaps its page
+ * out of the ring: the write goes through the fast path of the time stamp
+ * and commits as the outermost writer; the reader finds its page empty,
+ * passes the size check and the commit-page check (the window of the race
+ * in docs/kernel-rb-differences.md), finds the head and swaps.
+ */
+static void hooks_trace_a_write_and_a_swap(struct kunit *test)
+{
+	static const enum rb_hook_point write[] = {
+		RB_HOOK_STAMP, RB_HOOK_RESERVED, RB_HOOK_STAMP_AFTER,
+		RB_HOOK_COMMIT_BEFORE, RB_HOOK_COMMIT_AFTER,
+	};
+	static const enum rb_hook_point swap[] = {
+		RB_HOOK_READER_LOOK, RB_HOOK_READER_SIZE, RB_HOOK_READER_FIND,
+		RB_HOOK_READER_HEAD_FOUND, RB_HOOK_READER_BEFORE_SWAP,
+		RB_HOOK_READER_AFTER_SWAP, RB_HOOK_READER_DONE,
+		RB_HOOK_READER_LOOK, RB_HOOK_READER_EVENTS,
+	};
+	struct trace_buffer *b = krb_test_buffer(test, false);
+	struct krb_trace *t;
+	unsigned int i, written;
+
+	if (!IS_ENABLED(CONFIG_RING_BUFFER_TEST_HOOKS))
+		kunit_skip(test, "the kernel's hook points need CONFIG_RING_BUFFER_TEST_HOOKS");
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	migrate_disable();
+	t->cpu = smp_processor_id();
+	KUNIT_ASSERT_EQ(test, 0, ring_buffer_set_test_hook(b, krb_trace_hook, t));
+	KUNIT_EXPECT_EQ(test, 1, krb_test_write(b, 1, 16));
+	written = t->n;
+	KUNIT_EXPECT_NOT_NULL(test, ring_buffer_consume(b, t->cpu, NULL, NULL));
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, 0, ring_buffer_set_test_hook(b, NULL, NULL));
+	krb_trace_print(test, "write", t, 0, written);
+	krb_trace_print(test, "consume", t, written, t->n);
+	KUNIT_ASSERT_LE_MSG(test, t->n, KRB_TRACE_MAX, "more hook calls than recorded");
+	KUNIT_ASSERT_EQ(test, written, (unsigned int)ARRAY_SIZE(write));
+	for (i = 0; i < written; i++)
+		KUNIT_EXPECT_EQ_MSG(test, t->seen[i], write[i], "write step %u: %s", i,
+				    ring_buffer_hook_name(t->seen[i]));
+	KUNIT_EXPECT_TRUE_MSG(test, krb_trace_has(t, written, swap, ARRAY_SIZE(swap)),
+			      "the read did not go through the swap's steps in order");
+	for (i = written; i < t->n; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, t->seen[i] != RB_HOOK_READER_SWAP_FAILED &&
+				      t->seen[i] != RB_HOOK_READER_SPIN,
+				      "step %u: %s with no writer running", i,
+				      ring_buffer_hook_name(t->seen[i]));
+}
+
+/* ---- the reader-page race, driven step by step ------------------------- */
+
+#define KRB_RACE_WAIT_NS	(5ULL * NSEC_PER_SEC)
+
+struct krb_race {
+	struct trace_buffer	*b;
+	int			wcpu;
+	unsigned int		nested_len;
+	atomic_t		stage;
+	bool			armed;		/* hooks act from now on */
+	bool			nested_done;
+	bool			writer_paused;
+	bool			reader_paused;
+	bool			timed_out;
+	int			outer_ok;
+	struct completion	done;
+};
+
+static void krb_race_signal(struct krb_race *r, int stage)
+{
+	atomic_set_release(&r->stage, stage);
+}
+
+/* Bounded: a peer that never comes fails the case instead of hanging it */
+static bool krb_race_wait(struct krb_race *r, int stage)
+{
+	u64 end = local_clock() + KRB_RACE_WAIT_NS;
+
+	while (atomic_read_acquire(&r->stage) < stage) {
+		if (local_clock() > end) {
+			WRITE_ONCE(r->timed_out, true);
+			return false;
+		}
+		cpu_relax();
+	}
+	return true;
+}
+
+/*
+ * Writer side (on wcpu): the outer write's reservation is interrupted by a
+ * nested writer, admitted by the recursion guard as the kernel admits one
+ * (ring_buffer_nest_start()), whose event does not fit on the page: it moves
+ * the tail to the next page and leaves its commit to the outer writer. The
+ * outer writer then waits before its commit until the reader is inside its
+ * window. Reader side: paused between its size check and its commit-page
+ * check while the outer writer commits.
+ */
+static void krb_race_hook(struct trace_buffer *b, int cpu,
+			  enum rb_hook_point point, void *data)
+{
+	struct krb_race *r = data;
+	struct ring_buffer_event *ev;
+
+	if (!READ_ONCE(r->armed) || cpu != r->wcpu)
+		return;
+	if (point == RB_HOOK_RESERVED && !r->nested_done &&
+	    smp_processor_id() == r->wcpu) {
+		r->nested_done = true;
+		ring_buffer_nest_start(b);
+		ev = ring_buffer_lock_reserve(b, r->nested_len);
+		if (ev) {
+			memset(ring_buffer_event_data(ev), 3, r->nested_len);
+			ring_buffer_unlock_commit(b);
+		}
+		ring_buffer_nest_end(b);
+	} else if (point == RB_HOOK_COMMIT_BEFORE && !r->writer_paused &&
+		   smp_processor_id() == r->wcpu) {
+		r->writer_paused = true;
+		krb_race_signal(r, 1);
+		krb_race_wait(r, 2);
+	} else if (point == RB_HOOK_READER_SIZE && !r->reader_paused &&
+		   smp_processor_id() != r->wcpu) {
+		r->reader_paused = true;
+		krb_race_signal(r, 2);
+		krb_race_wait(r, 3);
+	}
+}
+
+static int krb_race_writer(void *data)
+{
+	struct krb_race *r = data;
+	struct ring_buffer_event *ev;
+
+	ev = ring_buffer_lock_reserve(r->b, 16);
+	if (ev) {
+		memset(ring_buffer_event_data(ev), 2, 16);
+		ring_buffer_unlock_commit(r->b);
+		r->outer_ok = 1;
+	}
+	krb_race_signal(r, 3);
+	complete(&r->done);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static long krb_race_first_write(void *data)
+{
+	return krb_test_write(data, 1, 16) == 1 ? 0 : -ENOSPC;
+}
+
+/* The byte every payload byte of an event is: which write made it */
+static u8 krb_event_mark(struct ring_buffer_event *ev)
+{
+	return *(u8 *)ring_buffer_event_data(ev);
+}
+
+/*
+ * rb_get_reader_page() checks the reader page's size before it checks
+ * whether the commit is on that page. The reader has read everything
+ * (reader page = commit page = tail page); an outer writer reserves on the
+ * reader page, a nested one fills it and moves the tail on, and the reader
+ * passes its size check (nothing new committed) before the outer writer
+ * commits, and its commit-page check (the commit moved on) after: it swaps
+ * the reader page back into the ring with the outer event on it, unread and
+ * unreported. The case asserts that the loss happens, every run, so that it
+ * notices the day the kernel's order changes (docs/kernel-rb-differences.md).
+ */
+static void reader_size_check_race_loses_outer_event(struct kunit *test)
+{
+	struct trace_buffer *b = krb_test_buffer(test, false);
+	struct ring_buffer_event *ev;
+	struct task_struct *task;
+	unsigned long lost = 0, entries;
+	struct krb_race *r;
+	int rcpu;
+
+	if (!IS_ENABLED(CONFIG_RING_BUFFER_TEST_HOOKS))
+		kunit_skip(test, "the kernel's hook points need CONFIG_RING_BUFFER_TEST_HOOKS");
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a reader and a writer on two CPUs, %u online",
+			   num_online_cpus());
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	rcpu = lrb_kunit_pin_current(test);
+	r->b = b;
+	r->wcpu = cpumask_any_but(cpu_online_mask, rcpu);
+	KUNIT_ASSERT_LT(test, r->wcpu, nr_cpu_ids);
+	/* Does not fit after the two 16-byte events: the tail moves on */
+	r->nested_len = ring_buffer_max_event_size(b) - 16;
+	init_completion(&r->done);
+
+	/* The reader catches up: reader page = commit page = tail page */
+	KUNIT_ASSERT_EQ(test, 0L, work_on_cpu(r->wcpu, krb_race_first_write, b));
+	ev = ring_buffer_consume(b, r->wcpu, NULL, &lost);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_EQ(test, krb_event_mark(ev), 0);
+	KUNIT_ASSERT_NULL(test, ring_buffer_peek(b, r->wcpu, NULL, NULL));
+
+	KUNIT_ASSERT_EQ(test, 0, ring_buffer_set_test_hook(b, krb_race_hook, r));
+	WRITE_ONCE(r->armed, true);
+	task = kthread_run_on_cpu(krb_race_writer, r, r->wcpu, "krb_race/%u");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, task);
+	KUNIT_EXPECT_TRUE_MSG(test, krb_race_wait(r, 1),
+			      "the outer writer never reached its commit");
+	/* The reader: its size check, then (paused) the writer commits */
+	ev = ring_buffer_consume(b, r->wcpu, NULL, &lost);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&r->done, 10 * HZ));
+	kthread_stop(task);
+	WRITE_ONCE(r->armed, false);
+	KUNIT_EXPECT_EQ(test, 0, ring_buffer_set_test_hook(b, NULL, NULL));
+
+	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(r->timed_out), "a handshake timed out");
+	KUNIT_EXPECT_TRUE_MSG(test, r->nested_done, "the nested writer never ran");
+	KUNIT_EXPECT_TRUE_MSG(test, r->writer_paused, "the outer writer never paused");
+	KUNIT_EXPECT_TRUE_MSG(test, r->reader_paused,
+			      "the reader never reached its commit-page check");
+	KUNIT_EXPECT_EQ(test, r->outer_ok, 1);
+	/* The loss: the nested event comes first, the outer one never */
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_EQ_MSG(test, krb_event_mark(ev), 3,
+			    "the reader got the outer event: the race did not lose it");
+	KUNIT_EXPECT_EQ_MSG(test, lost, 0UL, "the loss was reported");
+	KUNIT_EXPECT_NULL(test, ring_buffer_consume(b, r->wcpu, NULL, NULL));
+	entries = ring_buffer_entries_cpu(b, r->wcpu);
+	KUNIT_EXPECT_EQ_MSG(test, entries, 1UL,
+			    "the outer event, gone, is still counted in entries");
+	kunit_info(test, "reader on CPU %d, writer on CPU %d: the reader got the nested event first, the outer one never (%lu reported lost, %lu still counted in entries)",
+		   rcpu, r->wcpu, lost, entries);
+}
+
 static struct kunit_case lrb_kernel_rb_cases[] = {
 	KUNIT_CASE(disabled_writes_uncounted),
 	KUNIT_CASE(read_page_returns_offset),
 	KUNIT_CASE(iterator_does_not_stop_writers),
 	KUNIT_CASE(small_event_grown),
+	KUNIT_CASE(hooks_trace_a_write_and_a_swap),
+	KUNIT_CASE(reader_size_check_race_loses_outer_event),
 	KUNIT_CASE_PARAM_ATTR(stress_run_once, stress_engine_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	{}

@@ -26,6 +26,7 @@ from lrb_harness import cli, paths, tree  # noqa: E402
 from lrb_harness.errors import HarnessError  # noqa: E402
 
 SOURCE = 'lib/lockless_ring_buffer.c'
+KERNEL_RB = 'kernel/trace/ring_buffer.c'
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Plant:
     # longer stress than the profile's, and a longer watch
     kernel_args: Sequence[str] = ('lrb_kunit.lrb_stress_ms=3000', 'kcsan.udelay_task=400',
                                   'kcsan.skip_watch=200')
+    source: str = SOURCE   # the file of the tree the plant edits
 
 
 # What stale reads (lrb_set_stale_reads()) make of a missing barrier: the
@@ -323,8 +325,35 @@ MODEL_PLANTS: List[Plant] = [
           trail_failed('no_stale_reset_1'), kernel_args=()),
 ]
 
+# The kernel's buffer (series patch 1's hook points): a change of the kernel
+# that a case pinning its behaviour must notice
+KERNEL_PLANTS: List[Plant] = [
+    Plant('kernel_reader_order_fixed',
+          "the kernel's reader reads commit_page before its page's size, behind a read "
+          'barrier (the reader half of the fix in docs/upstream/): the case that asserts '
+          'the race must find no loss',
+          'default', 'x86_64', ['lrb_kernel_rb.reader_size_check_race_loses_outer_event'],
+          '\trb_hook(cpu_buffer, RB_HOOK_READER_LOOK);\n'
+          '\treader = cpu_buffer->reader_page;\n'
+          '\n'
+          '\t/* If there\'s more to read, return this page */\n',
+          '\trb_hook(cpu_buffer, RB_HOOK_READER_LOOK);\n'
+          '\treader = cpu_buffer->reader_page;\n'
+          '\tif (READ_ONCE(cpu_buffer->commit_page) == reader) {\n'
+          '\t\tsmp_rmb();\n'
+          '\t\tif (reader->read >= rb_page_size(reader)) {\n'
+          '\t\t\treader = NULL;\n'
+          '\t\t\tgoto out;\n'
+          '\t\t}\n'
+          '\t}\n'
+          '\n'
+          '\t/* If there\'s more to read, return this page */\n',
+          failed_case('reader_size_check_race_loses_outer_event'), kernel_args=(),
+          source=KERNEL_RB),
+]
+
 ALL_PLANTS: List[Plant] = (PLANTS + SYNC_PLANTS + PATH_PLANTS + HARDENING_PLANTS +
-                            MODEL_PLANTS)
+                            MODEL_PLANTS + KERNEL_PLANTS)
 
 @dataclass
 class Outcome:
@@ -344,7 +373,7 @@ class Outcome:
 def planted(text: str, plant: Plant) -> str:
     if text.count(plant.old) != 1:
         raise HarnessError(f'plant {plant.name}: its source text is not found exactly once '
-                           f'in {SOURCE} (the implementation changed: update the plant)')
+                           f'in {plant.source} (the implementation changed: update the plant)')
     return text.replace(plant.old, plant.new)
 
 
@@ -358,7 +387,7 @@ def first_report(logs: Sequence[Path], pattern: str) -> str:
 
 
 def run_plant(ctx: cli.Context, prep: tree.Prepared, plant: Plant, jobs: int) -> Outcome:
-    source = prep.tree / SOURCE
+    source = prep.tree / plant.source
     original = source.read_text()
     targets, profile = cli.select(ctx, [plant.arch], plant.profile)
     profile.kernel_args += list(plant.kernel_args)
@@ -410,7 +439,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         ctx = cli.Context(repo=paths.repo_root())
         prep = cli.prepare(ctx)
         for p in plants:
-            planted((prep.tree / SOURCE).read_text(), p)  # all apply, before any build
+            planted((prep.tree / p.source).read_text(), p)  # all apply, before any build
         outcomes = [run_plant(ctx, prep, p, args.jobs) for p in plants]
     except HarnessError as exc:
         print(f'error: {exc.message}', file=sys.stderr)

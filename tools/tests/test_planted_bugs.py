@@ -8,7 +8,7 @@ import unittest
 from pathlib import Path
 
 import planted_bugs
-from lrb_harness import tree
+from lrb_harness import paths, tree
 from lrb_harness.errors import HarnessError
 
 
@@ -51,6 +51,18 @@ class PlantTest(unittest.TestCase):
                                cwd=tmp, check=True, capture_output=True)
             text = (Path(tmp) / source).read_text()
         for plant in planted_bugs.ALL_PLANTS:
+            if plant.source == source:
+                self.assertEqual(text.count(plant.old), 1, plant.name)
+
+    def test_every_kernel_plant_matches_the_prepared_tree(self) -> None:
+        # Kernel files are patched, not created, by the series: the tree has them
+        prepared = paths.tree_dir()
+        others = [p for p in planted_bugs.ALL_PLANTS if p.source != planted_bugs.SOURCE]
+        self.assertTrue(others)
+        if not (prepared / planted_bugs.KERNEL_RB).is_file():
+            self.skipTest(f'no prepared tree at {prepared}')
+        for plant in others:
+            text = (prepared / plant.source).read_text()
             self.assertEqual(text.count(plant.old), 1, plant.name)
 
     def test_every_model_trail_names_a_plant(self) -> None:
