@@ -73,9 +73,9 @@ PLANTS: List[Plant] = [
           'kcsan', 'arm64-lse', ['lrb_s*'],
           '\t/* Event data before the index; pairs with lrb_reader_size() */\n'
           '\tlrb_writer_wmb(commit_page, write);\n'
-          '\tlocal_set(&commit_page->page->commit, write & LRB_INDEX_MASK);\n'
+          '\tlocal_set(&commit_page->page->commit, index);\n'
           '\t*pagep = commit_page;\n',
-          '\tlocal_set(&commit_page->page->commit, write & LRB_INDEX_MASK);\n'
+          '\tlocal_set(&commit_page->page->commit, index);\n'
           '\t*pagep = commit_page;\n',
           STALE_READ, kernel_args=()),
     Plant('reader_size_no_rmb',
@@ -271,15 +271,13 @@ HARDENING_PLANTS: List[Plant] = [
           'the outermost writer stores the count of committed events after the commit '
           'index: a reader in between consumes an event not yet counted',
           'default', 'x86_64', ['lrb_smp.counters_add_up_while_writer_counts'],
-          '\twrite = local_read(&commit_page->write);\n'
           '\tlrb_count_committed(cb);\n'
           '\t/* Event data before the index; pairs with lrb_reader_size() */\n'
           '\tlrb_writer_wmb(commit_page, write);\n'
-          '\tlocal_set(&commit_page->page->commit, write & LRB_INDEX_MASK);\n',
-          '\twrite = local_read(&commit_page->write);\n'
+          '\tlocal_set(&commit_page->page->commit, index);\n',
           '\t/* Event data before the index; pairs with lrb_reader_size() */\n'
           '\tlrb_writer_wmb(commit_page, write);\n'
-          '\tlocal_set(&commit_page->page->commit, write & LRB_INDEX_MASK);\n'
+          '\tlocal_set(&commit_page->page->commit, index);\n'
           '\tlrb_count_committed(cb);\n',
           failed_case('counters_add_up_while_writer_counts'), kernel_args=()),
     Plant('broken_ring_reader_spins',
