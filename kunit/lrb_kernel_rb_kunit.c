@@ -20,6 +20,8 @@
  * entries. It takes a nested writer; reader_size_check_race_loses_outer_event
  * drives it step by step with the kernel's hook points, and the stress runs
  * check that every unreported gap is one of those.
+ * inspector_draws_a_kernel_ring draws the kernel's ring with lrb's renderer
+ * and checks it in the design document's notation (lrb_krb_snapshot.c).
  */
 
 #include <kunit/test.h>
@@ -587,6 +589,77 @@ static void reader_size_check_race_loses_outer_event(struct kunit *test)
 		   rcpu, r->wcpu, lost, entries);
 }
 
+/* ---- the kernel's ring drawn by lrb's renderer -------------------------- */
+
+/* Payload of the drawn case: 1008 bytes stored, 4 to a page, 48 bytes spare */
+#define KRB_DRAWN_LEN		1000
+#define KRB_DRAWN_STORED	(KRB_DRAWN_LEN + 8)
+
+static void krb_drawn_check(struct kunit *test, struct trace_buffer *b, int cpu,
+			    struct lrb_snapshot *snap, const char *title,
+			    const char *ring, const char *props)
+{
+	KUNIT_ASSERT_EQ(test, 0, lrb_kunit_krb_snapshot(b, cpu, snap));
+	lrb_kunit_render(test, snap, title);
+	KUNIT_EXPECT_EQ(test, snap->nr_pages, 5U);
+	KUNIT_EXPECT_TRUE(test, snap->ring_ok);
+	KUNIT_EXPECT_EQ(test, snap->outside, snap->reader);
+	KUNIT_EXPECT_TRUE(test, lrb_kunit_expect(test, snap, ring, props));
+}
+
+/*
+ * The kernel's ring in lrb's notation. It allocates the reader page first
+ * (p0, its next and prev pointing to itself: the design document's rule
+ * does not call it the reader page before the first swap), then the ring,
+ * whose first page is the head, tail and commit page (p1), the last one's
+ * next pointer flagged HEAD. Eight events of 1008 bytes fill p1 and p2
+ * (time extends, 8 bytes each, fit in the 48 bytes left on a page); the
+ * fifth moves the tail to p2, padding the rest of p1. Consuming one swaps
+ * the empty reader page in for the head: p0 goes into the ring, pointing
+ * to the new head, p2, and p1 is the reader page, read up to one event.
+ */
+static void inspector_draws_a_kernel_ring(struct kunit *test)
+{
+	struct trace_buffer *b = krb_test_buffer(test, false);
+	struct lrb_snapshot *snap;
+	char props[320];
+	int cpu, ret, written;
+
+	/* Four events to a page, the fifth on the next one */
+	if (LRB_KUNIT_CAPACITY / KRB_DRAWN_STORED != 4)
+		kunit_skip(test, "drawn for 4 KiB pages, not %lu", PAGE_SIZE);
+	snap = kunit_kzalloc(test, sizeof(*snap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, snap);
+	/* Every CPU's ring is as allocated: any of them will do */
+	cpu = raw_smp_processor_id();
+	ret = lrb_kunit_krb_snapshot(b, cpu, snap);
+	if (ret == -EOPNOTSUPP)
+		kunit_skip(test, "the kernel's inspector needs CONFIG_RING_BUFFER_TEST_HOOKS");
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	krb_drawn_check(test, b, cpu, snap, "allocated:",
+			"p1 --> p2 --> p3 --> p4 -H->",
+			"reader=p0 head=p1 tail=p1 commit=p1 hint=p1 rnext=p0 rprev=p0 rule=- nrH=1 nrU=0 committed=0");
+
+	migrate_disable();
+	cpu = smp_processor_id();
+	written = krb_test_write(b, 8, KRB_DRAWN_LEN);
+	migrate_enable();
+	KUNIT_ASSERT_EQ(test, written, 8);
+
+	snprintf(props, sizeof(props),
+		 "reader=p0 head=p1 tail=p2 commit=p2 hint=p1 rnext=p0 rprev=p0 rflag=N rule=- nrH=1 nrU=0 committing=0 committed=8 entries=8 read=0 overrun=0 dropped=0 commit_overrun=0 p1.entries=4 p1.write=%lu p1.commit=%lu p2.entries=4 p3.entries=0 p4.entries=0",
+		 (unsigned long)LRB_KUNIT_CAPACITY, (unsigned long)LRB_KUNIT_CAPACITY);
+	krb_drawn_check(test, b, cpu, snap, "8 events of 1008 bytes written:",
+			"p1 --> p2 --> p3 --> p4 -H->", props);
+
+	KUNIT_ASSERT_NOT_NULL(test, ring_buffer_consume(b, cpu, NULL, NULL));
+	snprintf(props, sizeof(props),
+		 "reader=p1 head=p2 tail=p2 commit=p2 hint=p2 rnext=p2 rprev=p4 rflag=N rule=p1 nrH=1 nrU=0 committing=0 committed=8 entries=7 read=1 overrun=0 p1.read=%d p1.entries=4 p0.write=0 p0.commit=0 p0.entries=0",
+		 KRB_DRAWN_STORED);
+	krb_drawn_check(test, b, cpu, snap, "one event consumed, the reader page swapped:",
+			"p0 -H-> p2 --> p3 --> p4 -->", props);
+}
+
 static struct kunit_case lrb_kernel_rb_cases[] = {
 	KUNIT_CASE(disabled_writes_uncounted),
 	KUNIT_CASE(read_page_returns_offset),
@@ -594,6 +667,7 @@ static struct kunit_case lrb_kernel_rb_cases[] = {
 	KUNIT_CASE(small_event_grown),
 	KUNIT_CASE(hooks_trace_a_write_and_a_swap),
 	KUNIT_CASE(reader_size_check_race_loses_outer_event),
+	KUNIT_CASE(inspector_draws_a_kernel_ring),
 	KUNIT_CASE_PARAM_ATTR(stress_run_once, stress_engine_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	{}

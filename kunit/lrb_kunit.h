@@ -65,6 +65,11 @@ bool lrb_kunit_ring_sane(struct kunit *test, struct lrb_buffer *b, int cpu);
 bool lrb_kunit_expect(struct kunit *test, const struct lrb_snapshot *snap,
 		      const char *ring, const char *props);
 
+struct trace_buffer;
+/* The kernel's tracing ring buffer in lrb's snapshot (lrb_krb_snapshot.c) */
+int lrb_kunit_krb_snapshot(struct trace_buffer *b, int cpu,
+			   struct lrb_snapshot *snap);
+
 /* Capacity of a data page in bytes, as lrb stores events */
 #define LRB_KUNIT_CAPACITY	(PAGE_SIZE - sizeof(struct lrb_data_page))
 
