@@ -27,7 +27,7 @@ JOBS_OPT    = $(if $(JOBS),--jobs $(JOBS))
 RUN_OPTS    = $(PROFILE_OPT) $(JOBS_OPT)
 
 .PHONY: help deps deps-check tree prepare status export list test test-quick test-sanitizers \
-	test-x86_64 test-arm64 run bench planted-bugs check w1 unit-tests mypy series scenarios scenario \
+	test-x86_64 test-arm64 run bench planted-bugs kernel-fix check w1 unit-tests mypy series scenarios scenario \
 	scenarios-doc profiles model model-deep model-trail clean distclean
 
 help:
@@ -49,6 +49,7 @@ help:
 	@echo 'make bench         lrb_bench on x86_64, arm64-lse, arm64-nopac, x86_64-icount,'
 	@echo '                   arm64-icount: docs/bench.md, docs/bench.png'
 	@echo 'make planted-bugs  plant a bug per sanitizer (NAMES=), check its profile catches it'
+	@echo 'make kernel-fix    lrb_kernel_rb on the kernel with the fix of docs/upstream/ (ARCH=)'
 	@echo 'make check         checkpatch --strict, kernel-doc, kunit/ and bench/ against'
 	@echo '                   their patches, mypy --strict, unit tests, sparse (x86_64, arm64)'
 	@echo 'make w1            W=1 build of the series objects, lib/lrb_kunit/, lib/lrb_bench/'
@@ -108,6 +109,9 @@ check: deps-check
 
 planted-bugs: deps-check
 	@$(PYTHON) tools/planted_bugs.py $(NAMES)
+
+kernel-fix: deps-check
+	@$(PYTHON) tools/kernel_fix.py $(ARCH_OPT) $(JOBS_OPT)
 
 bench: deps-check
 	@$(WRAPPER) bench $(ARCH_OPT) $(JOBS_OPT) $(foreach a,$(KERNEL_ARGS),--kernel-arg $(a))
