@@ -90,6 +90,18 @@ static void lrb_write_n(struct kunit *test, struct lrb_tb *tb,
 		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, len));
 }
 
+/* A snapshot of cpu's ring, allocated for the test */
+static struct lrb_snapshot *api_snapshot(struct kunit *test, struct lrb_tb *tb,
+					 int cpu)
+{
+	struct lrb_snapshot *snap = kunit_kzalloc(test, sizeof(*snap),
+						  GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, snap);
+	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, snap));
+	return snap;
+}
+
 /* ---- allocation --------------------------------------------------------- */
 
 static void alloc_rejects_bad_arguments(struct kunit *test)
@@ -207,20 +219,15 @@ static void reserve_bad_length_changes_nothing(struct kunit *test)
 	struct lrb_snapshot *before, *after;
 	int cpu;
 
-	before = kunit_kzalloc(test, sizeof(*before), GFP_KERNEL);
-	after = kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, before);
-	KUNIT_ASSERT_NOT_NULL(test, after);
-
 	cpu = api_pin();
 	KUNIT_EXPECT_EQ(test, 0, lrb_tb_write(tb, 16));
-	KUNIT_EXPECT_EQ(test, 0, lrb_snapshot(tb->b, cpu, before));
+	before = api_snapshot(test, tb, cpu);
 	KUNIT_EXPECT_NULL(test, lrb_lock_reserve(tb->b, 0));
 	KUNIT_EXPECT_NULL(test, lrb_lock_reserve(tb->b, MAXP + 1));
 	KUNIT_EXPECT_NULL(test, lrb_lock_reserve(tb->b, ULONG_MAX));
 	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, 0, before), -EINVAL);
 	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, MAXP + 1, before), -EINVAL);
-	KUNIT_EXPECT_EQ(test, 0, lrb_snapshot(tb->b, cpu, after));
+	after = api_snapshot(test, tb, cpu);
 	api_unpin();
 
 	KUNIT_EXPECT_EQ(test, lrb_max_payload(), (unsigned int)MAXP);
@@ -405,35 +412,20 @@ static void commit_misuse(struct kunit *test)
 	struct lrb_event *ev;
 	int cpu;
 
-	before = kunit_kzalloc(test, sizeof(*before), GFP_KERNEL);
-	after = kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, before);
-	KUNIT_ASSERT_NOT_NULL(test, after);
 	cpu = api_pin();
 	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 8));
 	ev = lrb_peek(tb->b, cpu, NULL, NULL);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
-	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, before));
+	before = api_snapshot(test, tb, cpu);
 	/* No reservation pending on this CPU: refused, nothing changes */
 	KUNIT_EXPECT_EQ(test, lrb_unlock_commit(tb->b, ev), -EINVAL);
 	KUNIT_EXPECT_EQ(test, lrb_unlock_commit(tb->b, NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, 0, lrb_snapshot(tb->b, cpu, after));
+	after = api_snapshot(test, tb, cpu);
 	api_unpin();
 	KUNIT_EXPECT_EQ(test, 0, memcmp(before, after, sizeof(*before)));
 }
 
 /* ---- misuse: refused, nothing changes ----------------------------------- */
-
-static struct lrb_snapshot *api_snapshot(struct kunit *test, struct lrb_tb *tb,
-					 int cpu)
-{
-	struct lrb_snapshot *snap = kunit_kzalloc(test, sizeof(*snap),
-						  GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, snap);
-	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, snap));
-	return snap;
-}
 
 static void write_null_data_changes_nothing(struct kunit *test)
 {
@@ -1418,12 +1410,10 @@ static void resize_shrink_tail_on_reader_page(struct kunit *test)
 	struct lrb_stats st;
 	int cpu;
 
-	snap = kunit_kzalloc(test, sizeof(*snap), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, snap);
 	cpu = api_pin();
 	lrb_write_n(test, tb, 3, 100);
 	lrb_expect_read(test, tb, cpu, 0, 3, 100);
-	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, snap));
+	snap = api_snapshot(test, tb, cpu);
 	KUNIT_ASSERT_EQ_MSG(test, snap->tail, snap->reader,
 			    "the tail is not on the reader page");
 	api_unpin();

@@ -888,14 +888,7 @@ struct second_reader {
 
 static bool second_wait(struct second_reader *sr, int stage)
 {
-	u64 deadline = local_clock() + SC_WAIT_NS;
-
-	while (atomic_read_acquire(&sr->stage) < stage) {
-		if (local_clock() > deadline)
-			return false;
-		cpu_relax();
-	}
-	return true;
+	return lrb_kunit_wait_stage(&sr->stage, stage, SC_WAIT_NS);
 }
 
 static void second_got(struct second_reader *sr, struct lrb_event *ev)

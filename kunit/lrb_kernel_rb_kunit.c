@@ -33,7 +33,6 @@
 #include <linux/ring_buffer.h>
 #include <linux/ring_buffer_test.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
@@ -441,19 +440,12 @@ static void krb_race_signal(struct krb_race *r, int stage)
 	atomic_set_release(&r->stage, stage);
 }
 
-/* Bounded: a peer that never comes fails the case instead of hanging it */
 static bool krb_race_wait(struct krb_race *r, int stage)
 {
-	u64 end = local_clock() + KRB_RACE_WAIT_NS;
-
-	while (atomic_read_acquire(&r->stage) < stage) {
-		if (local_clock() > end) {
-			WRITE_ONCE(r->timed_out, true);
-			return false;
-		}
-		cpu_relax();
-	}
-	return true;
+	if (lrb_kunit_wait_stage(&r->stage, stage, KRB_RACE_WAIT_NS))
+		return true;
+	WRITE_ONCE(r->timed_out, true);
+	return false;
 }
 
 /*
@@ -509,8 +501,7 @@ static int krb_race_writer(void *data)
 	}
 	krb_race_signal(r, 3);
 	complete(&r->done);
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
+	lrb_kunit_wait_for_stop();
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #define _LRB_KUNIT_H
 
 #include <kunit/test.h>
+#include <linux/atomic.h>
 #include <linux/lockless_ring_buffer.h>
 #include <linux/lockless_ring_buffer_test.h>
 
@@ -41,6 +42,7 @@ void lrb_tb_check_at_end(struct kunit *test, struct lrb_tb *tb);
 
 int lrb_kunit_pin_current(struct kunit *test);
 void lrb_kunit_wait_for_stop(void);
+bool lrb_kunit_wait_stage(atomic_t *stage, int want, u64 timeout_ns);
 int lrb_kunit_kcsan_ignore_kernel(struct kunit *test);
 void lrb_kunit_fill(void *dst, unsigned int len, u32 seq);
 bool lrb_kunit_payload_ok(const void *src, unsigned int len, u32 seq);

@@ -15,6 +15,7 @@
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
@@ -506,6 +507,29 @@ int lrb_kunit_pin_current(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current, cpumask_of(cpu)));
 	KUNIT_ASSERT_EQ(test, cpu, raw_smp_processor_id());
 	return cpu;
+}
+
+/**
+ * lrb_kunit_wait_stage - spin until a handshake reaches a stage
+ * @stage: the handshake, set by the other side with atomic_set_release()
+ * @want: the stage to wait for
+ * @timeout_ns: how long at most
+ *
+ * For a side that may not sleep (a hook point, a writer with preemption
+ * off): a peer that never comes fails the case instead of hanging it.
+ *
+ * Return: true if @stage reached @want, false on the timeout.
+ */
+bool lrb_kunit_wait_stage(atomic_t *stage, int want, u64 timeout_ns)
+{
+	u64 deadline = local_clock() + timeout_ns;
+
+	while (atomic_read_acquire(stage) < want) {
+		if (local_clock() > deadline)
+			return false;
+		cpu_relax();
+	}
+	return true;
 }
 
 /* ---- the ring in the design document's notation ------------------------- */

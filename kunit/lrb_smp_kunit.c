@@ -79,16 +79,10 @@ struct race_ctx {
 
 static bool race_wait(struct race_ctx *c, int stage)
 {
-	u64 deadline = local_clock() + RACE_WAIT_NS;
-
-	while (atomic_read_acquire(&c->stage) < stage) {
-		if (local_clock() > deadline) {
-			WRITE_ONCE(c->timed_out, true);
-			return false;
-		}
-		cpu_relax();
-	}
-	return true;
+	if (lrb_kunit_wait_stage(&c->stage, stage, RACE_WAIT_NS))
+		return true;
+	WRITE_ONCE(c->timed_out, true);
+	return false;
 }
 
 static void race_signal(struct race_ctx *c, int stage)

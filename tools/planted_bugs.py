@@ -348,6 +348,21 @@ KERNEL_PLANTS: List[Plant] = [
           '\t/* If there\'s more to read, return this page */\n',
           failed_case('reader_size_check_race_loses_outer_event'), kernel_args=(),
           source=KERNEL_RB),
+    Plant('kernel_hook_point_removed',
+          "the kernel's reader_size hook point is gone: the trace misses a step and the "
+          'race case never pauses its reader',
+          'default', 'x86_64', ['lrb_kernel_rb.hooks_trace_a_write_and_a_swap',
+                                'lrb_kernel_rb.reader_size_check_race_loses_outer_event'],
+          '\treader = NULL;\n\trb_hook(cpu_buffer, RB_HOOK_READER_SIZE);\n',
+          '\treader = NULL;\n',
+          failed_case('(hooks_trace_a_write_and_a_swap|reader_size_check_race_loses_outer_event)'),
+          kernel_args=(), source=KERNEL_RB),
+    Plant('kernel_snapshot_no_flags',
+          "the kernel's ring inspector drops the flag bits of the next pointers",
+          'default', 'x86_64', ['lrb_kernel_rb.inspector_draws_a_kernel_ring'],
+          '\t\tsp->next_flags = (unsigned long)next & RB_FLAG_MASK;\n',
+          '\t\tsp->next_flags = 0;\n',
+          failed_case('inspector_draws_a_kernel_ring'), kernel_args=(), source=KERNEL_RB),
 ]
 
 ALL_PLANTS: List[Plant] = (PLANTS + SYNC_PLANTS + PATH_PLANTS + HARDENING_PLANTS +
