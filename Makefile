@@ -8,6 +8,7 @@
 #   PROFILE=NAME    tools/profiles/NAME.config (default: default)
 #   GLOB=GLOBS      kunit.py filter globs, space-separated (suite or suite.case)
 #   S=CASE          lrb_design case for `make scenario`
+#   IMPL=NAME       `make scenarios`/`make scenario` on lrb or kernel only (default: both)
 #   JOBS=N          make --jobs for the kernel build (default: number of CPUs)
 #   KERNEL_ARGS=..  extra kernel arguments for `make run`, e.g. lrb_kunit.lrb_stress_ms=60000
 #   DIR=DIR         where `make series` writes the series (default: results/series)
@@ -54,8 +55,9 @@ help:
 	@echo '                   their patches, mypy --strict, unit tests, sparse (x86_64, arm64)'
 	@echo 'make w1            W=1 build of the series objects, lib/lrb_kunit/, lib/lrb_bench/'
 	@echo 'make mypy          mypy --strict on tools/ (mypy.ini)'
-	@echo 'make scenarios     lrb_design suite with its diagrams (x86_64; ARCH= overrides)'
-	@echo 'make scenario S=X  one lrb_design case'
+	@echo 'make scenarios     the design-document scenarios with their diagrams, on lrb and on'
+	@echo '                   the kernel ring buffer (x86_64; ARCH=, IMPL=lrb or IMPL=kernel)'
+	@echo 'make scenario S=X  one lrb_design case, on both (IMPL= one of them)'
 	@echo 'make scenarios-doc docs/scenarios.md from the last scenarios run'
 	@echo 'make profiles      list tools/profiles/'
 	@echo 'make model         SPIN on model/lrb.pml, exhaustive, the CI configurations (~2.5 min)'
@@ -129,15 +131,22 @@ series: deps-check
 w1: deps-check
 	@$(WRAPPER) w1 $(ARCH_OPT) $(RUN_OPTS)
 
+# The lrb_design suites of IMPL: lrb_design (lrb), lrb_design_kernel (kernel)
+DESIGN_SUITES = $(if $(IMPL),$(if $(filter lrb,$(IMPL)),lrb_design,lrb_design_kernel),lrb_design*)
+IMPL_CHECK = @case '$(IMPL)' in ''|lrb|kernel) ;; \
+	*) echo "unknown IMPL '$(IMPL)': lrb, kernel, or none for both"; exit 2;; esac
+
 scenarios: deps-check
-	@$(WRAPPER) run --arch $(or $(ARCH),x86_64) --show-log $(RUN_OPTS) lrb_design
+	$(IMPL_CHECK)
+	@$(WRAPPER) run --arch $(or $(ARCH),x86_64) --show-log $(RUN_OPTS) '$(DESIGN_SUITES)'
 
 scenarios-doc:
 	@$(PYTHON) tools/scenarios_doc.py results/latest/$(or $(ARCH),x86_64).log docs/scenarios.md
 
 scenario: deps-check
-	@test -n "$(S)" || { echo 'usage: make scenario S=<lrb_design case>'; exit 2; }
-	@$(WRAPPER) run --arch $(or $(ARCH),x86_64) --show-log $(RUN_OPTS) 'lrb_design.$(S)'
+	@test -n "$(S)" || { echo 'usage: make scenario S=<lrb_design case> [IMPL=lrb|kernel]'; exit 2; }
+	$(IMPL_CHECK)
+	@$(WRAPPER) run --arch $(or $(ARCH),x86_64) --show-log $(RUN_OPTS) '$(DESIGN_SUITES).$(S)'
 
 model:
 	@$(PYTHON) tools/model.py run

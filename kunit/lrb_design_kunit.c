@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 
 #include "lrb_kunit.h"
+#include "lrb_kunit_impl.h"
 
 #define CAP		LRB_KUNIT_CAPACITY
 #define BIG		(CAP - 8)
@@ -60,7 +61,9 @@ struct scenario;
  * are 1, 2, ...; the reader points are the reader's. Occurrences are
  * counted from the last sc_add(), that is from the operation the steps are
  * for. Steps with point LRB_HOOK_NR are taken by the test thread itself
- * with sc_snap(). cite is where the document draws (or says) it.
+ * with sc_snap(). cite is where the document draws (or says) it. On the
+ * kernel's buffer, kring/kprops replace ring/props where it differs, and
+ * kwhy says how (a row of docs/kernel-rb-differences.md).
  */
 struct step {
 	int			depth;
@@ -70,14 +73,22 @@ struct step {
 	const char		*title;
 	const char		*ring;
 	const char		*props;
+	const char		*kring;
+	const char		*kprops;
+	const char		*kwhy;
 	struct nest		nest[MAX_NEST];
 	void			(*pause)(struct scenario *sc);
 };
 
 struct scenario {
 	struct kunit		*test;
-	struct lrb_tb		*tb;
+	const struct lrb_kunit_impl *impl;
+	void			*buf;
+	struct lrb_kunit_hook	hook;
 	int			cpu;
+	/* writes of the scenario's CPU that succeeded, and that failed */
+	unsigned long		ok;
+	unsigned long		failed;
 	unsigned int		first;
 	struct step		steps[MAX_STEPS];
 	unsigned int		nr_steps;
@@ -92,17 +103,61 @@ struct scenario {
 	void			*data;
 };
 
+static bool sc_kernel(const struct scenario *sc)
+{
+	return sc->impl != &lrb_kunit_impl_lrb;
+}
+
 static bool sc_reader_point(enum lrb_hook_point point)
 {
 	return point >= LRB_HOOK_READER_LOOK;
 }
 
+/* Reserve len bytes on the scenario's CPU and fill them as event seq */
+static void *sc_reserve(struct scenario *sc, unsigned int len, u32 seq)
+{
+	void *ev = sc->impl->reserve(sc->buf, len);
+
+	if (!ev) {
+		sc->failed++;
+		return NULL;
+	}
+	lrb_kunit_fill(sc->impl->event_data(ev), len, seq);
+	return ev;
+}
+
+static void sc_commit(struct scenario *sc, void *ev)
+{
+	sc->impl->commit(sc->buf, ev);
+	sc->ok++;
+}
+
+static int sc_write(struct scenario *sc, unsigned int len, u32 seq)
+{
+	void *ev = sc_reserve(sc, len, seq);
+
+	if (!ev)
+		return -ENOSPC;
+	sc_commit(sc, ev);
+	return 0;
+}
+
+static void *sc_data(const struct scenario *sc, void *ev)
+{
+	return sc->impl->event_data(ev);
+}
+
+static void *sc_consume(struct scenario *sc, u64 *ts, unsigned long *lost)
+{
+	return sc->impl->consume(sc->buf, sc->cpu, ts, lost);
+}
+
 /* Runs at the hook points, in the writer's or reader's context */
-static void sc_hook(struct lrb_buffer *b, int cpu, enum lrb_hook_point point,
-		    void *data)
+static void sc_hook(void *buf, int cpu, enum lrb_hook_point point, void *data)
 {
 	struct scenario *sc = data;
 	unsigned int i, n, d;
+	unsigned long flags;
 
 	if (cpu != sc->cpu)
 		return;
@@ -124,12 +179,15 @@ static void sc_hook(struct lrb_buffer *b, int cpu, enum lrb_hook_point point,
 		    st->nth != n)
 			continue;
 		sc->fired[i] = true;
-		lrb_snapshot(b, cpu, &sc->snaps[i]);
+		sc->impl->snapshot(buf, cpu, &sc->snaps[i]);
 		sc->depth++;
-		for (k = 0; k < MAX_NEST && st->nest[k].len; k++)
-			sc->nest_ret[i][k] = lrb_tb_write_seq(sc->tb,
-							      st->nest[k].len,
-							      st->nest[k].seq);
+		/* A nested writer is an interrupt: the next context level */
+		for (k = 0; k < MAX_NEST && st->nest[k].len; k++) {
+			flags = lrb_kunit_nest_enter(sc->depth);
+			sc->nest_ret[i][k] = sc_write(sc, st->nest[k].len,
+						      st->nest[k].seq);
+			lrb_kunit_nest_exit(sc->depth, flags);
+		}
 		sc->depth--;
 		if (st->pause)
 			st->pause(sc);
@@ -141,13 +199,62 @@ static void sc_unhook(void *data)
 {
 	struct scenario *sc = data;
 
-	lrb_set_test_hook(sc->tb->b, NULL, NULL);
+	sc->impl->set_hook(sc->buf, NULL);
+}
+
+static void sc_free(void *data)
+{
+	struct scenario *sc = data;
+
+	sc->impl->free(sc->buf);
 }
 
 /*
- * A scenario on the current CPU, pinned until the test ends. Where the
- * document has it goes in the log with the name; first is the page drawn
- * in the document's first box.
+ * The checks every scenario ends with, on every online CPU: the ring is
+ * sane, the counters add up and match what the scenario wrote, draining
+ * reads exactly what is left, after which the CPU is empty.
+ */
+static void sc_check_end(void *data)
+{
+	struct scenario *sc = data;
+	struct kunit *test = sc->test;
+	const struct lrb_kunit_impl *impl = sc->impl;
+	struct lrb_snapshot *snap = &sc->snaps[MAX_STEPS];
+	unsigned long drained;
+	struct lrb_stats st;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		bool mine = cpu == sc->cpu;
+
+		KUNIT_EXPECT_EQ(test, 0, impl->stats(sc->buf, cpu, &st));
+		KUNIT_EXPECT_EQ(test, 0, impl->snapshot(sc->buf, cpu, snap));
+		lrb_kunit_snap_sane(test, snap, sc_kernel(sc));
+		KUNIT_EXPECT_EQ_MSG(test, st.committed,
+				    st.read + st.overrun + st.entries,
+				    "CPU %d: committed != read + overrun + entries",
+				    cpu);
+		KUNIT_EXPECT_EQ_MSG(test, st.committed, mine ? sc->ok : 0,
+				    "CPU %d: committed events", cpu);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    st.dropped + st.commit_overrun + st.rejected +
+				    st.recursion, mine ? sc->failed : 0,
+				    "CPU %d: failed reserves", cpu);
+		for (drained = 0; drained <= st.entries; drained++)
+			if (!impl->consume(sc->buf, cpu, NULL, NULL))
+				break;
+		KUNIT_EXPECT_EQ_MSG(test, drained, st.entries,
+				    "CPU %d: events left to read", cpu);
+		KUNIT_EXPECT_TRUE_MSG(test, impl->empty_cpu(sc->buf, cpu),
+				      "CPU %d: not empty after draining", cpu);
+	}
+}
+
+/*
+ * A scenario on the current CPU, pinned until the test ends, on the
+ * implementation of the suite (test->priv). Where the document has it goes
+ * in the log with the name; first is the page drawn in the document's
+ * first box.
  */
 static struct scenario *sc_start(struct kunit *test, unsigned long flags,
 				 const char *where, unsigned int first)
@@ -156,21 +263,27 @@ static struct scenario *sc_start(struct kunit *test, unsigned long flags,
 
 	sc = kunit_kzalloc(test, sizeof(*sc), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, sc);
-	sc->snaps = kunit_kcalloc(test, MAX_STEPS, sizeof(*sc->snaps),
+	/* One more for the end-of-case check */
+	sc->snaps = kunit_kcalloc(test, MAX_STEPS + 1, sizeof(*sc->snaps),
 				  GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, sc->snaps);
 	sc->test = test;
+	sc->impl = test->priv;
 	sc->first = first;
-	sc->tb = lrb_tb_alloc(test, RING_SIZE, flags);
+	sc->buf = sc->impl->alloc(RING_SIZE, flags & LRB_FL_OVERWRITE);
+	KUNIT_ASSERT_NOT_NULL(test, sc->buf);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, sc_free, sc));
 	sc->cpu = lrb_kunit_pin_current(test);
-	lrb_set_clock(sc->tb->b, lrb_kunit_clock_tick);
+	sc->impl->set_clock(sc->buf, lrb_kunit_clock_tick);
 	lrb_kunit_clock_set(1000000);
 	/* Cleanup runs backwards: unhook first, then the checks */
-	lrb_tb_check_at_end(test, sc->tb);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, sc_check_end, sc));
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, sc_unhook, sc));
-	KUNIT_ASSERT_EQ(test, 0, lrb_set_test_hook(sc->tb->b, sc_hook, sc));
-	lrb_kunit_line(test, "lrb-scenario %s (%s; %s mode; boxes from p%u)",
-		       test->name, where,
+	sc->hook.fn = sc_hook;
+	sc->hook.data = sc;
+	KUNIT_ASSERT_EQ(test, 0, sc->impl->set_hook(sc->buf, &sc->hook));
+	lrb_kunit_line(test, "lrb-scenario %s%s (%s; %s mode; boxes from p%u)",
+		       test->name, sc_kernel(sc) ? " [kernel]" : "", where,
 		       flags & LRB_FL_OVERWRITE ? "overwrite" : "producer/consumer",
 		       first);
 	return sc;
@@ -197,6 +310,26 @@ static struct step *sc_add(struct scenario *sc, int depth,
 	return st;
 }
 
+/*
+ * What the kernel's buffer shows at the step added last, where it differs
+ * from lrb's: ring (NULL: the same as lrb's) and props, and why.
+ */
+static void sc_kernel_differs(struct scenario *sc, const char *ring,
+			      const char *props, const char *why)
+{
+	struct step *st = &sc->steps[sc->nr_steps - 1];
+
+	st->kring = ring;
+	st->kprops = props;
+	st->kwhy = why;
+}
+
+/* The differences, each a row of docs/kernel-rb-differences.md */
+#define K_SMALL	"an 8-byte payload takes 16 bytes, 12 in lrb (rb_calculate_event_length())"
+#define K_LONE	"its reader page points at itself until the first swap, lrb's at the head as drawn (rb_allocate_cpu_buffer())"
+#define K_COUNT	"entries counts a nested commit at once, lrb's committed once the outermost writer commits (rb_commit())"
+#define K_DONE	"its reader_done point comes after the old head became the reader page, lrb's before"
+
 /* A step whose nested writer writes (len, seq) pairs */
 static void sc_nest(struct step *st, unsigned int len, u32 seq)
 {
@@ -211,18 +344,16 @@ static void sc_nest(struct step *st, unsigned int len, u32 seq)
 }
 
 /* A snapshot the test thread takes itself, between operations */
-static void sc_snap(struct scenario *sc, const char *cite, const char *title,
-		    const char *ring, const char *props)
+static struct step *sc_snap(struct scenario *sc, const char *cite,
+			    const char *title, const char *ring,
+			    const char *props)
 {
 	unsigned int i = sc->nr_steps;
+	struct step *st;
 
-	sc_add(sc, -1, LRB_HOOK_NR, 0, cite, title, ring, props);
-	sc->fired[i] = !lrb_snapshot(sc->tb->b, sc->cpu, &sc->snaps[i]);
-}
-
-static int sc_write(struct scenario *sc, unsigned int len, u32 seq)
-{
-	return lrb_tb_write_seq(sc->tb, len, seq);
+	st = sc_add(sc, -1, LRB_HOOK_NR, 0, cite, title, ring, props);
+	sc->fired[i] = !sc->impl->snapshot(sc->buf, sc->cpu, &sc->snaps[i]);
+	return st;
 }
 
 /* "reader at reader_before_swap #1", "nested writer 2 at tail_after #1" */
@@ -242,19 +373,21 @@ static void sc_where(const struct step *st, char *buf, size_t len)
 }
 
 /*
- * Draw every step and check it against what the document draws. Called by
+ * Draw every step and check it against what the document draws (on the
+ * kernel's buffer, against what it differs by, where it does). Called by
  * the test thread once no writer holds a reservation.
  */
 static void sc_report(struct scenario *sc)
 {
 	struct kunit *test = sc->test;
 	char title[240], where[64];
+	const char *ring, *props;
 	unsigned int i;
 	int k;
 
 	for (i = 0; i < sc->nr_steps; i++) {
 		const struct step *st = &sc->steps[i];
-		bool ok;
+		bool ok, differs = sc_kernel(sc) && st->kwhy;
 
 		sc_where(st, where, sizeof(where));
 		snprintf(title, sizeof(title), "lrb-step %u: %s  [%s]  (%s)",
@@ -265,11 +398,13 @@ static void sc_report(struct scenario *sc)
 			continue;
 		}
 		lrb_kunit_render_from(test, &sc->snaps[i], title, sc->first);
-		ok = lrb_kunit_expect(test, &sc->snaps[i], st->ring, st->props);
-		lrb_kunit_line(test, "expect: %s  %s  -> %s",
-			       st->ring ? st->ring : "",
-			       st->props ? st->props : "",
-			       ok ? "as drawn" : "MISMATCH");
+		ring = differs && st->kring ? st->kring : st->ring;
+		props = differs ? st->kprops : st->props;
+		ok = lrb_kunit_expect(test, &sc->snaps[i], ring, props);
+		if (differs)
+			lrb_kunit_line(test, "kernel differs: %s", st->kwhy);
+		lrb_kunit_line(test, "expect: %s  %s  -> %s", ring ? ring : "",
+			       props ? props : "", ok ? "as drawn" : "MISMATCH");
 		for (k = 0; k < MAX_NEST && st->nest[k].len; k++)
 			KUNIT_EXPECT_EQ_MSG(test, sc->nest_ret[i][k], 0,
 					    "nested write %d at step %u", k,
@@ -286,30 +421,32 @@ static void sc_report(struct scenario *sc)
 static void sc_read(struct scenario *sc, const u32 *seqs, const u32 *lens,
 		    unsigned int n, int lost_at, unsigned long lost_nr)
 {
+	const struct lrb_kunit_impl *impl = sc->impl;
 	struct kunit *test = sc->test;
 	unsigned long lost;
-	struct lrb_event *ev;
 	unsigned int i;
 	u64 ts, last = 0;
+	void *ev;
 
 	for (i = 0; i < n; i++) {
-		ev = lrb_consume(sc->tb->b, sc->cpu, &ts, &lost);
+		ev = sc_consume(sc, &ts, &lost);
 		KUNIT_ASSERT_NOT_NULL_MSG(test, ev, "event %u (seq %u)", i,
 					  seqs[i]);
-		KUNIT_EXPECT_EQ_MSG(test, lrb_event_length(ev), ALIGN(lens[i], 4),
+		KUNIT_EXPECT_EQ_MSG(test, impl->event_length(ev),
+				    impl->payload_length(lens[i]),
 				    "event %u", i);
 		KUNIT_EXPECT_TRUE_MSG(test,
-				      lrb_kunit_payload_ok(lrb_event_data(ev),
+				      lrb_kunit_payload_ok(sc_data(sc, ev),
 							   lens[i], seqs[i]),
 				      "event %u should be seq %u, is seq %u", i,
 				      seqs[i],
-				      lrb_kunit_payload_seq(lrb_event_data(ev)));
+				      lrb_kunit_payload_seq(sc_data(sc, ev)));
 		KUNIT_EXPECT_EQ_MSG(test, lost, (int)i == lost_at ? lost_nr : 0,
 				    "lost before event %u", i);
 		KUNIT_EXPECT_GE_MSG(test, ts, last, "time of event %u", i);
 		last = ts;
 	}
-	KUNIT_EXPECT_NULL(test, lrb_consume(sc->tb->b, sc->cpu, NULL, NULL));
+	KUNIT_EXPECT_NULL(test, sc_consume(sc, NULL, NULL));
 	lrb_kunit_line(test, "read back %u events in order, payloads intact%s",
 		       n, lost_at >= 0 ? ", loss reported" : "");
 }
@@ -332,7 +469,7 @@ static void reader_swap_empty_reader_page(struct kunit *test)
 				       "\", lines 488-569", 1);
 	static const u32 seqs[] = { 0, 1 }, lens[] = { BIG, S };
 	unsigned long lost;
-	struct lrb_event *ev;
+	void *ev;
 
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 0));
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 1));
@@ -340,6 +477,9 @@ static void reader_swap_empty_reader_page(struct kunit *test)
 		"the reader page is outside the ring; the pointer to the head has HEADER",
 		"p1 --> p2 --> p3 --> p4 -H->",
 		"head=p1 tail=p2 commit=p2 reader=p0 rnext=p1 rflag=N rprev=p4");
+	sc_kernel_differs(sc, NULL,
+			  "head=p1 tail=p2 commit=p2 reader=p0 rnext=p0 rprev=p0",
+			  K_LONE);
 	sc_add(sc, 0, LRB_HOOK_READER_BEFORE_SWAP, 1, "rst 508-523",
 	       "the reader page points at the page after the head, with HEADER",
 	       "p1 --> p2 --> p3 --> p4 -H->",
@@ -352,7 +492,7 @@ static void reader_swap_empty_reader_page(struct kunit *test)
 	       "the new head's prev points back at the old reader page",
 	       "p0 -H-> p2 --> p3 --> p4 -->", "head=p2");
 
-	ev = lrb_consume(sc->tb->b, sc->cpu, NULL, &lost);
+	ev = sc_consume(sc, NULL, &lost);
 	KUNIT_EXPECT_NOT_NULL(test, ev);
 	sc_snap(sc, "rst 558-569",
 		"the old head is the new reader page, outside the ring",
@@ -360,7 +500,7 @@ static void reader_swap_empty_reader_page(struct kunit *test)
 		"reader=p1 rnext=p2 rflag=N rprev=p4 head=p2 tail=p2 commit=p2 rule=p1");
 	sc_report(sc);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
-	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev), BIG, 0));
+	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(sc_data(sc, ev), BIG, 0));
 	sc_read(sc, seqs + 1, lens + 1, 1, -1, 0);
 }
 
@@ -373,11 +513,14 @@ static void swap_commit_and_tail_page(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 1));
-	KUNIT_ASSERT_NOT_NULL(test, lrb_consume(sc->tb->b, sc->cpu, NULL, NULL));
+	KUNIT_ASSERT_NOT_NULL(test, sc_consume(sc, NULL, NULL));
 	sc_snap(sc, "rst 194-209",
 		"less than a page was written: the reader took the commit and tail page",
 		"p4 --> p0 -H-> p2 --> p3 -->",
 		"reader=p1 commit=p1 tail=p1 head=p2 rnext=p2 rflag=N p1.read=12 p1.commit=24");
+	sc_kernel_differs(sc, NULL,
+			  "reader=p1 commit=p1 tail=p1 head=p2 rnext=p2 rflag=N p1.read=16 p1.commit=32",
+			  K_SMALL);
 	sc_add(sc, 0, LRB_HOOK_MOVE_TAIL, 1, "rst 194-209",
 	       "the writer reaches the end of the reader page",
 	       "p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 tail=p1 commit=p1 head=p2");
@@ -398,38 +541,47 @@ static void reserve_nested_commit_pending(struct kunit *test)
 	struct scenario *sc = sc_start(test, 0, RST ", section \"" GENERIC
 				       "\", lines 233-308", 1);
 	static const u32 seqs[] = { 1, 2 }, lens[] = { S, S };
-	struct lrb_event *outer, *inner, *seen[2];
+	void *outer, *inner, *seen[2];
 
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
 	sc_snap(sc, "rst 257-266", "written: the commit is at the end of the event",
 		NULL, "p1.write=12 p1.commit=12 committing=0");
+	sc_kernel_differs(sc, NULL, "p1.write=16 p1.commit=16 committing=0",
+			  K_SMALL);
 
-	outer = lrb_lock_reserve(sc->tb->b, S);
+	outer = sc_reserve(sc, S, 1);
 	KUNIT_ASSERT_NOT_NULL(test, outer);
-	lrb_kunit_fill(lrb_event_data(outer), S, 1);
 	sc_snap(sc, "rst 246-255",
 		"write reserve: given back to the writer, the tail past it",
 		NULL, "p1.write=24 p1.commit=12 committing=1");
-	inner = lrb_lock_reserve(sc->tb->b, S);
+	sc_kernel_differs(sc, NULL, "p1.write=32 p1.commit=16 committing=1",
+			  K_SMALL);
+	inner = sc_reserve(sc, S, 2);
 	if (inner) {
-		lrb_kunit_fill(lrb_event_data(inner), S, 2);
 		sc_snap(sc, "rst 269-278", "a second writer reserves after the first",
 			NULL, "p1.write=36 p1.commit=12 committing=2");
-		lrb_unlock_commit(sc->tb->b, inner);
+		sc_kernel_differs(sc, NULL, "p1.write=48 p1.commit=16 committing=2",
+				  K_SMALL);
+		sc_commit(sc, inner);
 	}
 	/* committed counts what is below the commit index: not yet the inner */
 	sc_snap(sc, "rst 280-291", "the second writer committed: a pending commit",
 		NULL, "p1.write=36 p1.commit=12 committing=1 committed=1");
-	seen[0] = lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
-	seen[1] = lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
+	sc_kernel_differs(sc, NULL, "p1.write=48 p1.commit=16 committing=1 committed=2",
+			  K_SMALL ", and " K_COUNT);
+	seen[0] = sc_consume(sc, NULL, NULL);
+	seen[1] = sc_consume(sc, NULL, NULL);
 	sc_snap(sc, "rst text 305-308",
 		"a reader sees the written event only: a pending commit is not a full commit",
 		NULL, "p1.read=12 read=1");
-	lrb_unlock_commit(sc->tb->b, outer);
+	sc_kernel_differs(sc, NULL, "p1.read=16 read=1",
+			  K_SMALL);
+	sc_commit(sc, outer);
 	sc_snap(sc, "rst 293-302",
 		"the first writer commits: last full commit and tail meet",
 		NULL, "p1.write=36 p1.commit=36 committing=0 committed=3");
-	sc->tb->ok[sc->cpu] += 2;
+	sc_kernel_differs(sc, NULL, "p1.write=48 p1.commit=48 committing=0 committed=3",
+			  K_SMALL);
 
 	KUNIT_ASSERT_NOT_NULL(test, inner);
 	KUNIT_EXPECT_NOT_NULL(test, seen[0]);
@@ -445,22 +597,23 @@ static void tail_ahead_of_commit(struct kunit *test)
 				       "\", lines 310-334", 1);
 	static const u32 seqs[] = { 0, 1, 2, 3, 4 },
 			 lens[] = { BIG, BIG, S, S, BIG };
-	struct lrb_event *outer;
+	void *outer;
 	int r;
 
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 0));
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 1));
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 2));
-	outer = lrb_lock_reserve(sc->tb->b, S);
+	outer = sc_reserve(sc, S, 3);
 	KUNIT_ASSERT_NOT_NULL(test, outer);
-	lrb_kunit_fill(lrb_event_data(outer), S, 3);
 	r = sc_write(sc, BIG, 4);
 	sc_snap(sc, "rst 325-334",
 		"a writer on the commit page is interrupted; the nested one moves the tail ahead: head, commit, tail",
 		"p1 --> p2 --> p3 --> p4 -H->",
 		"head=p1 commit=p3 tail=p4 committing=1 p3.commit=12 p4.commit=0");
-	lrb_unlock_commit(sc->tb->b, outer);
-	sc->tb->ok[sc->cpu]++;
+	sc_kernel_differs(sc, NULL,
+			  "head=p1 commit=p3 tail=p4 committing=1 p3.commit=16 p4.commit=0",
+			  K_SMALL);
+	sc_commit(sc, outer);
 	sc_snap(sc, "rst text 305-312",
 		"the outermost commit takes the commit page to the tail page",
 		"p1 --> p2 --> p3 --> p4 -H->",
@@ -476,14 +629,13 @@ static void commit_on_reader_page_head_stays(struct kunit *test)
 	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
 				       GENERIC "\", lines 336-365", 4);
 	static const u32 seqs[] = { 1, 2, 3 }, lens[] = { S, BIG, BIG };
-	struct lrb_event *outer, *first;
+	void *outer, *first;
 	int r1, r2;
 
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
-	outer = lrb_lock_reserve(sc->tb->b, S);
+	outer = sc_reserve(sc, S, 1);
 	KUNIT_ASSERT_NOT_NULL(test, outer);
-	lrb_kunit_fill(lrb_event_data(outer), S, 1);
-	first = lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
+	first = sc_consume(sc, NULL, NULL);
 	sc_snap(sc, "rst 343-361",
 		"the reader swapped out the commit page: commit and tail on the reader page, the head after them",
 		"p4 --> p0 -H-> p2 --> p3 -->",
@@ -494,8 +646,7 @@ static void commit_on_reader_page_head_stays(struct kunit *test)
 		"the tail moved back into the ring; the head page does not move",
 		"p4 --> p0 -H-> p2 --> p3 -->",
 		"reader=p1 commit=p1 tail=p3 head=p2 committing=1");
-	lrb_unlock_commit(sc->tb->b, outer);
-	sc->tb->ok[sc->cpu]++;
+	sc_commit(sc, outer);
 	sc_snap(sc, "rst text 364-365",
 		"the outermost commit leaves the reader page through its next pointer",
 		"p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 commit=p3 tail=p3 head=p2");
@@ -512,29 +663,31 @@ static void reader_meets_last_full_commit(struct kunit *test)
 	struct scenario *sc = sc_start(test, 0, RST ", section \"" GENERIC
 				       "\", lines 367-370", 4);
 	static const u32 seqs[] = { 1, 2 }, lens[] = { S, S };
-	struct lrb_event *outer, *got[3];
+	void *outer, *got[3];
 	bool empty;
 	int r;
 
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
-	outer = lrb_lock_reserve(sc->tb->b, S);
+	outer = sc_reserve(sc, S, 1);
 	KUNIT_ASSERT_NOT_NULL(test, outer);
-	lrb_kunit_fill(lrb_event_data(outer), S, 1);
-	got[0] = lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
-	got[1] = lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
-	empty = lrb_empty_cpu(sc->tb->b, sc->cpu);
+	got[0] = sc_consume(sc, NULL, NULL);
+	got[1] = sc_consume(sc, NULL, NULL);
+	empty = sc->impl->empty_cpu(sc->buf, sc->cpu);
 	sc_snap(sc, "rst text 367-370",
 		"the reader met the last full commit: empty until the next one",
 		"p4 --> p0 -H-> p2 --> p3 -->",
 		"reader=p1 commit=p1 p1.read=12 p1.commit=12 head=p2");
+	sc_kernel_differs(sc, NULL, "reader=p1 commit=p1 p1.read=16 p1.commit=16 head=p2",
+			  K_SMALL);
 	r = sc_write(sc, S, 2);
-	got[2] = lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
+	got[2] = sc_consume(sc, NULL, NULL);
 	sc_snap(sc, "rst text 367-370",
 		"a nested commit is pending, not full: still empty, and no swap",
 		"p4 --> p0 -H-> p2 --> p3 -->",
 		"reader=p1 commit=p1 head=p2 p1.write=36 p1.commit=12");
-	lrb_unlock_commit(sc->tb->b, outer);
-	sc->tb->ok[sc->cpu]++;
+	sc_kernel_differs(sc, NULL, "reader=p1 commit=p1 head=p2 p1.write=48 p1.commit=16",
+			  K_SMALL);
+	sc_commit(sc, outer);
 	KUNIT_EXPECT_NOT_NULL(test, got[0]);
 	KUNIT_EXPECT_NULL(test, got[1]);
 	KUNIT_EXPECT_NULL(test, got[2]);
@@ -555,6 +708,7 @@ static void overwrite_tail_pushes_head(struct kunit *test)
 	sc_snap(sc, "rst 376-387",
 		"the ring is full: the tail page is the one before the head",
 		"p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1 rnext=p1");
+	sc_kernel_differs(sc, NULL, "tail=p4 head=p1 rnext=p0", K_LONE);
 	sc_add(sc, 0, LRB_HOOK_TAIL_BEFORE, 1, "rst 390-399",
 	       "overwrite: the head is pushed one page ahead first",
 	       "p3 --> p4 --> p1 -H-> p2 -->", "tail=p4 head=p2 overrun=1");
@@ -566,6 +720,7 @@ static void overwrite_tail_pushes_head(struct kunit *test)
 		"the reader page still points at the previous head; a swap uses the new one",
 		"p3 --> p4 --> p1 -H-> p2 -->",
 		"reader=p0 rnext=p1 rflag=N commit=p1 pages_lost=1");
+	sc_kernel_differs(sc, NULL, "reader=p0 rnext=p0 commit=p1 pages_lost=1", K_LONE);
 	sc_report(sc);
 	/* A swap uses the most recent head: the oldest page is lost */
 	sc_read(sc, seqs, lens, 4, 0, 1);
@@ -600,6 +755,7 @@ static void header_flag_turns_update(struct kunit *test)
 	sc_snap(sc, "rst 441-454",
 		"\"-H->\": the pointer to the head page has the HEADER flag; the reader page points at the head",
 		"p3 --> p4 -H-> p1 --> p2 -->", "head=p1 rnext=p1 nrH=1 nrU=0");
+	sc_kernel_differs(sc, NULL, "head=p1 rnext=p0 nrH=1 nrU=0", K_LONE);
 	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "rst 461-471",
 	       "the tail page meets the head pointer",
 	       "p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1 nrH=1 nrU=0");
@@ -617,7 +773,7 @@ static void reader_swap_retries_when_head_moved(struct kunit *test)
 	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
 				       LOCKLESS "\", lines 488-527", 1);
 	static const u32 seqs[] = { 1, 2, 3, 4 }, lens[] = { BIG, BIG, BIG, BIG };
-	struct lrb_event *ev;
+	void *ev;
 	unsigned long lost;
 	struct step *st;
 
@@ -636,10 +792,10 @@ static void reader_swap_retries_when_head_moved(struct kunit *test)
 	sc_add(sc, 0, LRB_HOOK_READER_DONE, 1, "rst 542-556",
 	       "the second cmpxchg succeeded: p0 replaced p2 in the ring",
 	       "p1 --> p0 -H-> p3 --> p4 -->", "head=p3 tail=p1");
-	ev = lrb_consume(sc->tb->b, sc->cpu, NULL, &lost);
+	ev = sc_consume(sc, NULL, &lost);
 	sc_report(sc);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
-	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev), BIG, 1));
+	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(sc_data(sc, ev), BIG, 1));
 	KUNIT_EXPECT_EQ(test, lost, 1UL);
 	sc_read(sc, seqs + 1, lens + 1, 3, -1, 0);
 }
@@ -656,10 +812,11 @@ static void reader_page_recognised_by_prev(struct kunit *test)
 	sc_snap(sc, "rst 578-591",
 		"before any swap: only p0 is not pointed back at by its prev page",
 		"p1 --> p2 --> p3 --> p4 -H->", "rule=p0");
+	sc_kernel_differs(sc, NULL, "reader=p0 rnext=p0 rprev=p0", K_LONE);
 	sc_add(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst text 571-576",
 	       "in the middle of the swap: p1 left the ring, the rule says so already",
 	       "p0 -H-> p2 --> p3 --> p4 -->", "rule=p1 staleprev=p2:p1");
-	KUNIT_ASSERT_NOT_NULL(test, lrb_consume(sc->tb->b, sc->cpu, NULL, NULL));
+	KUNIT_ASSERT_NOT_NULL(test, sc_consume(sc, NULL, NULL));
 	sc_snap(sc, "rst 578-591",
 		"after the swap: p1 is the reader page; its next stays in the ring",
 		"p0 -H-> p2 --> p3 --> p4 -->", "rule=p1 reader=p1 rnext=p2 rprev=p4");
@@ -705,14 +862,13 @@ static void tail_wraps_commit_on_reader_page(struct kunit *test)
 				       LOCKLESS "\", lines 657-697", 4);
 	static const u32 seqs[] = { 1, 2, 3, 4, 5 },
 			 lens[] = { S, BIG, BIG, BIG, BIG };
-	struct lrb_event *outer;
+	void *outer;
 	int r[5], i;
 
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
-	outer = lrb_lock_reserve(sc->tb->b, S);
+	outer = sc_reserve(sc, S, 1);
 	KUNIT_ASSERT_NOT_NULL(test, outer);
-	lrb_kunit_fill(lrb_event_data(outer), S, 1);
-	lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
+	sc_consume(sc, NULL, NULL);
 	for (i = 0; i < 4; i++)
 		r[i] = sc_write(sc, BIG, 2 + i);
 	sc_snap(sc, "rst 664-681",
@@ -724,8 +880,7 @@ static void tail_wraps_commit_on_reader_page(struct kunit *test)
 		"pushing the head would strand the commit: the write is dropped",
 		"p4 --> p0 -H-> p2 --> p3 -->",
 		"reader=p1 commit=p1 tail=p0 head=p2 commit_overrun=1 overrun=0");
-	lrb_unlock_commit(sc->tb->b, outer);
-	sc->tb->ok[sc->cpu]++;
+	sc_commit(sc, outer);
 	sc_snap(sc, "rst text 690-697",
 		"the outermost commit goes round to the tail",
 		"p4 --> p0 -H-> p2 --> p3 -->", "commit=p0 tail=p0 head=p2");
@@ -748,12 +903,11 @@ static void sc_tail_catches_commit(struct kunit *test, unsigned long flags)
 				       "\", lines 314-317, and section \"" LOCKLESS
 				       "\", lines 657-660", 1);
 	static const u32 seqs[] = { 0, 1, 2, 3 }, lens[] = { S, BIG, BIG, BIG };
-	struct lrb_event *outer;
+	void *outer;
 	int r[4], i;
 
-	outer = lrb_lock_reserve(sc->tb->b, S);
+	outer = sc_reserve(sc, S, 0);
 	KUNIT_ASSERT_NOT_NULL(test, outer);
-	lrb_kunit_fill(lrb_event_data(outer), S, 0);
 	for (i = 0; i < 3; i++)
 		r[i] = sc_write(sc, BIG, 1 + i);
 	sc_snap(sc, "rst text 314-317",
@@ -768,8 +922,7 @@ static void sc_tail_catches_commit(struct kunit *test, unsigned long flags)
 		"the tail caught the commit: the write is dropped, counted as a commit overrun, nothing pushed",
 		"p1 --> p2 --> p3 --> p4 -H->",
 		"head=p1 commit=p1 tail=p4 commit_overrun=1 dropped=0 overrun=0 pages_lost=0");
-	lrb_unlock_commit(sc->tb->b, outer);
-	sc->tb->ok[sc->cpu]++;
+	sc_commit(sc, outer);
 	sc_snap(sc, "rst text 305-312",
 		"the outermost commit goes round to the tail",
 		"p1 --> p2 --> p3 --> p4 -H->", "head=p1 commit=p4 tail=p4 committing=0");
@@ -802,7 +955,7 @@ static void commit_leaves_reader_page_for_good(struct kunit *test)
 	unsigned int i, laps = 10, on_reader = 0;
 	struct lrb_snapshot *snap = kunit_kmalloc(test, sizeof(*snap), GFP_KERNEL);
 	unsigned long lost, lost_sum = 0;
-	struct lrb_event *ev;
+	void *ev;
 	struct lrb_stats st;
 	u32 seq, last = 0;
 	char pages[64];
@@ -810,7 +963,7 @@ static void commit_leaves_reader_page_for_good(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, snap);
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
-	KUNIT_ASSERT_NOT_NULL(test, lrb_consume(sc->tb->b, sc->cpu, NULL, NULL));
+	KUNIT_ASSERT_NOT_NULL(test, sc_consume(sc, NULL, NULL));
 	sc_snap(sc, "rst 343-361",
 		"the reader swapped in the commit page: the commit is on the reader page",
 		"p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 commit=p1 tail=p1 head=p2");
@@ -820,7 +973,7 @@ static void commit_leaves_reader_page_for_good(struct kunit *test)
 		"p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 commit=p2 tail=p2 head=p2");
 	for (i = 0; i < laps; i++) {
 		KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 2 + i));
-		KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(sc->tb->b, sc->cpu, snap));
+		KUNIT_ASSERT_EQ(test, 0, sc->impl->snapshot(sc->buf, sc->cpu, snap));
 		if (snap->commit == snap->reader)
 			on_reader++;
 		n += scnprintf(pages + n, sizeof(pages) - n, " p%u", snap->commit);
@@ -835,9 +988,9 @@ static void commit_leaves_reader_page_for_good(struct kunit *test)
 		"p4 -H-> p0 --> p2 --> p3 -->",
 		"reader=p1 commit=p4 tail=p4 head=p0 overrun=7 pages_lost=7");
 	/* The reader drains the ring and takes the commit page with the last one */
-	for (i = 0; (ev = lrb_consume(sc->tb->b, sc->cpu, NULL, &lost)); i++) {
-		seq = lrb_kunit_payload_seq(lrb_event_data(ev));
-		KUNIT_EXPECT_TRUE_MSG(test, lrb_kunit_payload_ok(lrb_event_data(ev),
+	for (i = 0; (ev = sc_consume(sc, NULL, &lost)); i++) {
+		seq = lrb_kunit_payload_seq(sc_data(sc, ev));
+		KUNIT_EXPECT_TRUE_MSG(test, lrb_kunit_payload_ok(sc_data(sc, ev),
 								 BIG, seq),
 				      "event %u torn", i);
 		KUNIT_EXPECT_GT_MSG(test, seq, last, "event %u out of order", i);
@@ -847,7 +1000,7 @@ static void commit_leaves_reader_page_for_good(struct kunit *test)
 	sc_snap(sc, "rst text 695-697",
 		"a reader swapped in the page the commit is on: the commit is on the reader page again",
 		"p0 --> p2 --> p3 -H-> p1 -->", "reader=p4 commit=p4 tail=p4 head=p1");
-	lrb_stats_cpu(sc->tb->b, sc->cpu, &st);
+	sc->impl->stats(sc->buf, sc->cpu, &st);
 	KUNIT_EXPECT_EQ(test, i, 4U);
 	KUNIT_EXPECT_EQ(test, last, laps + 1);
 	KUNIT_EXPECT_EQ(test, lost_sum, st.overrun);
@@ -891,29 +1044,29 @@ static bool second_wait(struct second_reader *sr, int stage)
 	return lrb_kunit_wait_stage(&sr->stage, stage, SC_WAIT_NS);
 }
 
-static void second_got(struct second_reader *sr, struct lrb_event *ev)
+static void second_got(struct second_reader *sr, void *ev)
 {
+	const struct lrb_kunit_impl *impl = sr->sc->impl;
+
 	if (!ev)
 		return;
 	sr->got_event = true;
-	sr->len = lrb_event_length(ev);
-	sr->seq = lrb_kunit_payload_seq(lrb_event_data(ev));
+	sr->len = impl->event_length(ev);
+	sr->seq = lrb_kunit_payload_seq(impl->event_data(ev));
 }
 
 static int second_reader_fn(void *data)
 {
 	struct second_reader *sr = data;
-	struct lrb_buffer *b = sr->sc->tb->b;
+	const struct lrb_kunit_impl *impl = sr->sc->impl;
+	void *b = sr->sc->buf, *iter = NULL, *page = NULL, *first;
 	int cpu = sr->sc->cpu;
-	struct lrb_iter *iter = NULL;
-	void *page = NULL;
-	int ret;
 
 	/* Whatever may sleep happens before the first reader holds the lock */
 	if (sr->api == SECOND_READ_PAGE)
-		page = lrb_alloc_read_page(b, cpu);
+		page = impl->alloc_read_page(b, cpu);
 	if (sr->api == SECOND_ITERATE)
-		iter = lrb_read_start(b, cpu);
+		iter = impl->read_start(b, cpu);
 	atomic_set_release(&sr->stage, SECOND_READY);
 	complete(&sr->ready);
 	if (!second_wait(sr, SECOND_GO)) {
@@ -922,31 +1075,28 @@ static int second_reader_fn(void *data)
 	}
 	switch (sr->api) {
 	case SECOND_CONSUME:
-		second_got(sr, lrb_consume(b, cpu, NULL, NULL));
+		second_got(sr, impl->consume(b, cpu, NULL, NULL));
 		break;
 	case SECOND_PEEK:
-		second_got(sr, lrb_peek(b, cpu, NULL, NULL));
+		second_got(sr, impl->peek(b, cpu));
 		break;
 	case SECOND_READ_PAGE:
-		if (IS_ERR_OR_NULL(page))
-			break;
-		ret = lrb_read_page(b, &page, PAGE_SIZE, cpu, false);
-		if (ret > 0)
-			second_got(sr, (struct lrb_event *)
-				   ((struct lrb_data_page *)page)->data);
+		if (!IS_ERR_OR_NULL(page) && impl->read_page(b, &page, cpu, &first) > 0)
+			second_got(sr, first);
 		break;
 	case SECOND_ITERATE:
 		if (!IS_ERR_OR_NULL(iter))
-			second_got(sr, lrb_iter_peek(iter, NULL));
+			second_got(sr, impl->iter_peek(iter));
 		break;
 	case SECOND_EMPTY:
-		sr->empty = lrb_empty_cpu(b, cpu);
+		sr->empty = impl->empty_cpu(b, cpu);
 		break;
 	}
 out:
 	if (!IS_ERR_OR_NULL(iter))
-		lrb_read_finish(iter);
-	lrb_free_read_page(b, cpu, page);
+		impl->read_finish(iter);
+	if (!IS_ERR_OR_NULL(page))
+		impl->free_read_page(b, cpu, page);
 	atomic_set_release(&sr->stage, SECOND_DONE);
 	complete(&sr->done);
 	lrb_kunit_wait_for_stop();
@@ -966,14 +1116,14 @@ static void second_reader_pause(struct scenario *sc)
 
 	atomic_set_release(&sr->stage, SECOND_GO);
 	while (atomic_read(&sc->foreign) == before &&
-	       !lrb_test_reader_lock_contended(sc->tb->b, sc->cpu)) {
+	       !sc->impl->reader_contended(sc->buf, sc->cpu)) {
 		if (local_clock() > deadline) {
 			sr->timed_out = true;
 			break;
 		}
 		cpu_relax();
 	}
-	sr->contended = lrb_test_reader_lock_contended(sc->tb->b, sc->cpu);
+	sr->contended = sc->impl->reader_contended(sc->buf, sc->cpu);
 	sr->foreign_in_pause = atomic_read(&sc->foreign) - before;
 }
 
@@ -985,12 +1135,13 @@ static void second_reader_stop(void *data)
 		kthread_stop(sr->task);
 }
 
+/* After the API's prefix: lrb_consume(), ring_buffer_consume() */
 static const char * const second_api_names[] = {
-	[SECOND_CONSUME] = "lrb_consume()",
-	[SECOND_PEEK] = "lrb_peek()",
-	[SECOND_READ_PAGE] = "lrb_read_page()",
-	[SECOND_ITERATE] = "lrb_iter_peek()",
-	[SECOND_EMPTY] = "lrb_empty_cpu()",
+	[SECOND_CONSUME] = "consume()",
+	[SECOND_PEEK] = "peek()",
+	[SECOND_READ_PAGE] = "read_page()",
+	[SECOND_ITERATE] = "iter_peek()",
+	[SECOND_EMPTY] = "empty_cpu()",
 };
 
 /*
@@ -1002,7 +1153,7 @@ static void sc_two_readers(struct kunit *test, enum second_reader_api api)
 {
 	struct scenario *sc;
 	struct second_reader *sr;
-	struct lrb_event *ev;
+	void *ev;
 	int other;
 	static const u32 seqs[] = { 1 }, lens[] = { S };
 	bool consumed = api == SECOND_CONSUME || api == SECOND_READ_PAGE;
@@ -1041,7 +1192,8 @@ static void sc_two_readers(struct kunit *test, enum second_reader_api api)
 	sc_add(sc, 0, LRB_HOOK_READER_DONE, 1, "rst 542-556",
 	       "the first reader finishes its swap; only then can the second one take the lock",
 	       "p0 -H-> p2 --> p3 --> p4 -->", "head=p2 reader=p0");
-	ev = lrb_consume(sc->tb->b, sc->cpu, NULL, NULL);
+	sc_kernel_differs(sc, NULL, "head=p2 reader=p1", K_DONE);
+	ev = sc_consume(sc, NULL, NULL);
 	KUNIT_EXPECT_TRUE_MSG(test, wait_for_completion_timeout(&sr->done,
 								nsecs_to_jiffies(SC_WAIT_NS)),
 			      "the second reader did not finish");
@@ -1057,8 +1209,8 @@ static void sc_two_readers(struct kunit *test, enum second_reader_api api)
 	sc_report(sc);
 
 	lrb_kunit_line(test,
-		       "second reader (%s on CPU %d): %s while the first held the reader lock, %s",
-		       second_api_names[api], other,
+		       "second reader (%s_%s on CPU %d): %s while the first held the reader lock, %s",
+		       sc->impl->api, second_api_names[api], other,
 		       sr->contended ? "spun on the lock" : "DID NOT wait",
 		       sr->foreign_in_pause ? "and got in" : "no hook of it ran meanwhile");
 	KUNIT_EXPECT_FALSE_MSG(test, sr->timed_out,
@@ -1068,13 +1220,13 @@ static void sc_two_readers(struct kunit *test, enum second_reader_api api)
 	KUNIT_EXPECT_EQ_MSG(test, sr->foreign_in_pause, 0,
 			    "the second reader ran inside the first one's swap");
 	KUNIT_ASSERT_NOT_NULL(test, ev);
-	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev), BIG, 0));
+	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(sc_data(sc, ev), BIG, 0));
 	if (api == SECOND_EMPTY) {
 		KUNIT_EXPECT_FALSE(test, sr->empty);
 	} else {
 		KUNIT_EXPECT_TRUE_MSG(test, sr->got_event, "the second reader got no event");
 		KUNIT_EXPECT_EQ(test, sr->seq, 1U);
-		KUNIT_EXPECT_EQ(test, sr->len, (unsigned int)S);
+		KUNIT_EXPECT_EQ(test, sr->len, sc->impl->payload_length(S));
 	}
 	sc_read(sc, seqs, lens, consumed ? 0 : 1, -1, 0);
 }
@@ -1125,11 +1277,13 @@ static void nested_writer_moved_tail(struct kunit *test)
 	sc_add(sc, 0, LRB_HOOK_TAIL_AFTER, 1, "rst 732-739",
 	       "the nested writer moved the tail: the outer cmpxchg failed",
 	       "p4 -H-> p1 --> p2 --> p3 -->", "tail=p2 p2.write=12");
+	sc_kernel_differs(sc, NULL, "tail=p2 p2.write=16", K_SMALL);
 	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, 2000, 1));
 	sc_snap(sc, "rst text 741-743",
 		"the outer writer tried again on the new tail page",
 		"p4 -H-> p1 --> p2 --> p3 -->",
 		"tail=p2 commit=p2 p2.write=2020 p1.write=4080");
+	sc_kernel_differs(sc, NULL, "tail=p2 commit=p2 p2.write=2024 p1.write=4080", K_SMALL);
 	sc_report(sc);
 	sc_read(sc, seqs, lens, 3, -1, 0);
 }
@@ -1213,6 +1367,7 @@ static void three_nested_writers_stale_header(struct kunit *test)
 	sc_add(sc, 1, LRB_HOOK_RESERVED, 2, "rst text 909-911",
 	       "(second writer) the tail had moved: it tries again and adds its data to the new tail page",
 	       "p3 --> p4 -U-> p1 --> p2 -H->", "tail=p2 p2.write=24");
+	sc_kernel_differs(sc, NULL, "tail=p2 p2.write=32", K_SMALL);
 	sc_add(sc, 0, LRB_HOOK_NEW_HEAD_BEFORE, 1, "rst 914-922",
 	       "(first writer) back, not knowing the tail moved",
 	       "p3 --> p4 -U-> p1 --> p2 -H->", "tail=p2 head=p3");
@@ -1230,6 +1385,8 @@ static void three_nested_writers_stale_header(struct kunit *test)
 		"(first writer) done: one HEADER, no UPDATE, its event on the new tail page",
 		"p3 --> p4 --> p1 --> p2 -H->",
 		"tail=p2 commit=p2 head=p3 overrun=2 pages_lost=2 p2.write=36");
+	sc_kernel_differs(sc, NULL, "tail=p2 commit=p2 head=p3 overrun=2 pages_lost=2 p2.write=48",
+			  K_SMALL);
 	sc_report(sc);
 	sc_read(sc, seqs, lens, 6, 0, 2);
 }
@@ -1246,7 +1403,7 @@ static void head_prev_not_trusted(struct kunit *test)
 				       "kernel/trace/ring_buffer.c, lines 1223-1250; " RST
 				       ", section \"" LOCKLESS "\", lines 571-576", 4);
 	static const u32 seqs[] = { 2, 3, 4, 5 }, lens[] = { BIG, BIG, BIG, BIG };
-	struct lrb_event *ev;
+	void *ev;
 	unsigned long lost;
 	struct step *st;
 
@@ -1265,10 +1422,10 @@ static void head_prev_not_trusted(struct kunit *test)
 	sc_add(sc, 0, LRB_HOOK_READER_DONE, 1, "ring_buffer.c 1248-1250",
 	       "the reader fixes N's prev: only temporarily wrong",
 	       "p4 --> p0 --> p2 -H-> p3 -->", "tail=p2 head=p3");
-	ev = lrb_consume(sc->tb->b, sc->cpu, NULL, &lost);
+	ev = sc_consume(sc, NULL, &lost);
 	sc_report(sc);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
-	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev), BIG, 0));
+	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(sc_data(sc, ev), BIG, 0));
 	KUNIT_EXPECT_EQ(test, lost, 0UL);
 	sc_read(sc, seqs, lens, 4, 0, 1);
 }
@@ -1302,10 +1459,70 @@ static struct kunit_case lrb_design_cases[] = {
 	{}
 };
 
+static int lrb_design_init(struct kunit *test)
+{
+	test->priv = (void *)&lrb_kunit_impl_lrb;
+	return lrb_kunit_kcsan_ignore_kernel(test);
+}
+
 static struct kunit_suite lrb_design_suite = {
 	.name = "lrb_design",
-	.init = lrb_kunit_kcsan_ignore_kernel,
+	.init = lrb_design_init,
 	.test_cases = lrb_design_cases,
 };
 
+#ifdef CONFIG_RING_BUFFER
+/* The same scenarios on kernel/trace/ring_buffer.c */
+static int lrb_design_kernel_init(struct kunit *test)
+{
+	if (!IS_ENABLED(CONFIG_RING_BUFFER_TEST_HOOKS))
+		kunit_skip(test, "needs CONFIG_RING_BUFFER_TEST_HOOKS (series patch 1)");
+	test->priv = (void *)&lrb_kunit_impl_kernel;
+	return lrb_kunit_kcsan_ignore_kernel(test);
+}
+
+/*
+ * The same cases, in an array of their own: KUnit keeps each case's status
+ * and log in its struct kunit_case.
+ */
+static struct kunit_case lrb_design_kernel_cases[] = {
+	KUNIT_CASE(reader_swap_empty_reader_page),
+	KUNIT_CASE(swap_commit_and_tail_page),
+	KUNIT_CASE(reserve_nested_commit_pending),
+	KUNIT_CASE(tail_ahead_of_commit),
+	KUNIT_CASE(tail_catches_commit_overwrite),
+	KUNIT_CASE(tail_catches_commit_prodcons),
+	KUNIT_CASE(commit_on_reader_page_head_stays),
+	KUNIT_CASE(reader_meets_last_full_commit),
+	KUNIT_CASE(overwrite_tail_pushes_head),
+	KUNIT_CASE(producer_consumer_write_fails),
+	KUNIT_CASE(header_flag_turns_update),
+	KUNIT_CASE(two_readers_consume),
+	KUNIT_CASE(two_readers_peek),
+	KUNIT_CASE(two_readers_read_page),
+	KUNIT_CASE(two_readers_iterate),
+	KUNIT_CASE(two_readers_empty),
+	KUNIT_CASE(reader_swap_retries_when_head_moved),
+	KUNIT_CASE(reader_page_recognised_by_prev),
+	KUNIT_CASE(writer_pushes_head),
+	KUNIT_CASE(tail_wraps_commit_on_reader_page),
+	KUNIT_CASE(commit_leaves_reader_page_for_good),
+	KUNIT_CASE(nested_writer_moved_tail),
+	KUNIT_CASE(nested_head_push),
+	KUNIT_CASE(three_nested_writers_stale_header),
+	KUNIT_CASE(head_prev_not_trusted),
+	{}
+};
+
+static_assert(ARRAY_SIZE(lrb_design_kernel_cases) == ARRAY_SIZE(lrb_design_cases));
+
+static struct kunit_suite lrb_design_kernel_suite = {
+	.name = "lrb_design_kernel",
+	.init = lrb_design_kernel_init,
+	.test_cases = lrb_design_kernel_cases,
+};
+
+kunit_test_suites(&lrb_design_suite, &lrb_design_kernel_suite);
+#else
 kunit_test_suite(lrb_design_suite);
+#endif

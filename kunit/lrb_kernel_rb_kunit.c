@@ -143,17 +143,7 @@ static int krb_read_page(void *buf, void **page, int cpu,
 
 static int krb_stats(void *buf, int cpu, struct lrb_stats *st)
 {
-	memset(st, 0, sizeof(*st));
-	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu))
-		return -EINVAL;
-	st->read = ring_buffer_read_events_cpu(buf, cpu);
-	st->overrun = ring_buffer_overrun_cpu(buf, cpu);
-	st->entries = ring_buffer_entries_cpu(buf, cpu);
-	/* entries is the committed count minus overrun and read */
-	st->committed = st->entries + st->overrun + st->read;
-	st->commit_overrun = ring_buffer_commit_overrun_cpu(buf, cpu);
-	st->dropped = ring_buffer_dropped_events_cpu(buf, cpu);
-	return 0;
+	return lrb_kunit_krb_stats(buf, cpu, st);
 }
 
 /*

@@ -7,6 +7,7 @@
  * exactly as they do lrb's rings.
  */
 
+#include <linux/cpumask.h>
 #include <linux/ring_buffer.h>
 #include <linux/ring_buffer_test.h>
 #include <linux/slab.h>
@@ -14,8 +15,17 @@
 
 #include "lrb_kunit.h"
 
-static void lrb_krb_convert(const struct rb_test_snapshot *ks,
-			    struct lrb_snapshot *snap)
+/**
+ * lrb_kunit_krb_convert - a snapshot of the kernel's inspector in lrb's terms
+ * @ks: what ring_buffer_test_snapshot() filled
+ * @snap: receives the same ring as lrb's inspector would describe it
+ *
+ * See lrb_kunit_krb_snapshot() for how pages and counters map.
+ *
+ * Context: any context.
+ */
+void lrb_kunit_krb_convert(const struct rb_test_snapshot *ks,
+			   struct lrb_snapshot *snap)
 {
 	bool in_ring[LRB_SNAP_MAX_PAGES] = { };
 	unsigned int i, first = 0;
@@ -119,7 +129,36 @@ int lrb_kunit_krb_snapshot(struct trace_buffer *b, int cpu,
 		return -ENOMEM;
 	ret = ring_buffer_test_snapshot(b, cpu, ks);
 	if (!ret)
-		lrb_krb_convert(ks, snap);
+		lrb_kunit_krb_convert(ks, snap);
 	kfree(ks);
 	return ret;
+}
+
+/**
+ * lrb_kunit_krb_stats - the counters of one CPU of the kernel's buffer, in
+ *	lrb's terms
+ * @b: the kernel's buffer
+ * @cpu: the CPU
+ * @st: receives them; committed is the kernel's entries plus overrun and
+ *	read, rejected, recursion and broken stay 0
+ *
+ * Each counter is read on its own, with writers possibly running: unlike
+ * lrb_stats_cpu(), they add up only while no writer is in flight.
+ *
+ * Context: any context.
+ * Return: 0, or -EINVAL for a CPU that is not online.
+ */
+int lrb_kunit_krb_stats(struct trace_buffer *b, int cpu, struct lrb_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu))
+		return -EINVAL;
+	st->read = ring_buffer_read_events_cpu(b, cpu);
+	st->overrun = ring_buffer_overrun_cpu(b, cpu);
+	st->entries = ring_buffer_entries_cpu(b, cpu);
+	/* entries is the committed count minus overrun and read */
+	st->committed = st->entries + st->overrun + st->read;
+	st->commit_overrun = ring_buffer_commit_overrun_cpu(b, cpu);
+	st->dropped = ring_buffer_dropped_events_cpu(b, cpu);
+	return 0;
 }

@@ -63,14 +63,20 @@ void lrb_kunit_render_from(struct kunit *test, const struct lrb_snapshot *snap,
 			   const char *title, unsigned int first);
 void lrb_kunit_dump(struct kunit *test, struct lrb_buffer *b, int cpu,
 		    const char *title);
+bool lrb_kunit_snap_sane(struct kunit *test, const struct lrb_snapshot *snap,
+			 bool lone_reader);
 bool lrb_kunit_ring_sane(struct kunit *test, struct lrb_buffer *b, int cpu);
 bool lrb_kunit_expect(struct kunit *test, const struct lrb_snapshot *snap,
 		      const char *ring, const char *props);
 
 struct trace_buffer;
 /* The kernel's tracing ring buffer in lrb's snapshot (lrb_krb_snapshot.c) */
+struct rb_test_snapshot;
 int lrb_kunit_krb_snapshot(struct trace_buffer *b, int cpu,
 			   struct lrb_snapshot *snap);
+void lrb_kunit_krb_convert(const struct rb_test_snapshot *ks,
+			   struct lrb_snapshot *snap);
+int lrb_kunit_krb_stats(struct trace_buffer *b, int cpu, struct lrb_stats *st);
 
 /* Capacity of a data page in bytes, as lrb stores events */
 #define LRB_KUNIT_CAPACITY	(PAGE_SIZE - sizeof(struct lrb_data_page))

@@ -363,6 +363,22 @@ KERNEL_PLANTS: List[Plant] = [
           '\t\tsp->next_flags = (unsigned long)next & RB_FLAG_MASK;\n',
           '\t\tsp->next_flags = 0;\n',
           failed_case('inspector_draws_a_kernel_ring'), kernel_args=(), source=KERNEL_RB),
+    Plant('kernel_nested_clears_update',
+          "a writer nested in the kernel's head push turns the outer writer's UPDATE back "
+          'to NORMAL (design document lines 765-803: only the writer that set UPDATE may)',
+          'default', 'x86_64', ['lrb_design_kernel.nested_head_push'],
+          '\tif (type == RB_PAGE_HEAD) {\n\t\trb_hook(cpu_buffer, RB_HOOK_HEAD_NORMAL_BEFORE);\n',
+          '\tif (type == RB_PAGE_HEAD || type == RB_PAGE_UPDATE) {\n'
+          '\t\trb_hook(cpu_buffer, RB_HOOK_HEAD_NORMAL_BEFORE);\n',
+          failed_case('nested_head_push'), kernel_args=(), source=KERNEL_RB),
+    Plant('kernel_tail_ignores_commit',
+          "the kernel's tail move does not stop at the commit page (design document lines "
+          '314-317): nested writers overwrite what the interrupted writer has not committed',
+          'default', 'x86_64', ['lrb_design_kernel.tail_catches_commit_*'],
+          '\tif (unlikely(next_page == commit_page)) {\n',
+          '\tif (unlikely(false && next_page == commit_page)) {\n',
+          failed_case('tail_catches_commit_(overwrite|prodcons)'), kernel_args=(),
+          source=KERNEL_RB),
 ]
 
 ALL_PLANTS: List[Plant] = (PLANTS + SYNC_PLANTS + PATH_PLANTS + HARDENING_PLANTS +

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write docs/scenarios.md from a kernel log of the lrb_design suite.
+"""Write docs/scenarios.md from a kernel log of the lrb_design suites.
 
 Usage: tools/scenarios_doc.py KERNEL_LOG [OUTPUT] (default docs/scenarios.md)
 (make scenarios-doc). `make test` writes the same page from its own x86_64 run
@@ -29,6 +29,12 @@ def main(argv: List[str]) -> int:
     scenarios = catalogue.parse(log)
     if not scenarios:
         print(f'scenarios_doc: no lrb_design scenario in {log_path}', file=sys.stderr)
+        return 2
+    missing = catalogue.missing_impls(scenarios)
+    if missing:
+        print(f'scenarios_doc: no {" or ".join(missing)} scenario in {log_path}: the page '
+              'shows both implementations (run `make scenarios` without IMPL=)',
+              file=sys.stderr)
         return 2
     out_path.write_text(catalogue.render(scenarios))
     print(f'scenarios_doc: {len(scenarios)} scenarios written to {out_path}')
