@@ -31,6 +31,7 @@
 #endif
 
 #include "lrb_kunit.h"
+#include "lrb_kunit_impl.h"
 
 #define CAP		LRB_KUNIT_CAPACITY
 #define BIG		(CAP - 8)
@@ -67,7 +68,9 @@ static struct irq_param irq_params[2 * 2 * ARRAY_SIZE(irq_points)];
 static unsigned int irq_nr_params;
 
 struct irq_run {
-	struct lrb_buffer	*b;
+	const struct lrb_kunit_impl *impl;
+	void			*b;
+	struct lrb_kunit_hook	hook;
 	int			cpu;
 	enum irq_kind		kind;
 	enum lrb_hook_point	point;
@@ -77,7 +80,7 @@ struct irq_run {
 	bool			in_irq_ctx;
 	bool			irqs_were_off;
 	bool			timed_out;
-	/* writes that reached lrb_lock_reserve() in interrupt context */
+	/* writes that reached the reserve in interrupt context */
 	unsigned int		irq_writes;
 	u32			next_seq;
 	unsigned int		len_of[MAX_WRITES];
@@ -91,7 +94,7 @@ static struct irq_run *irq_nmi_run;
 
 static void irq_write(struct irq_run *r, unsigned int len)
 {
-	struct lrb_event *ev;
+	void *ev;
 	u32 seq;
 
 	if (r->next_seq >= MAX_WRITES)
@@ -100,13 +103,13 @@ static void irq_write(struct irq_run *r, unsigned int len)
 	r->len_of[seq] = len;
 	if (in_hardirq() || in_nmi())
 		r->irq_writes++;
-	ev = lrb_lock_reserve(r->b, len);
+	ev = r->impl->reserve(r->b, len);
 	if (!ev) {
 		r->failed++;
 		return;
 	}
-	lrb_kunit_fill(lrb_event_data(ev), len, seq);
-	lrb_unlock_commit(r->b, ev);
+	lrb_kunit_fill(r->impl->event_data(ev), len, seq);
+	r->impl->commit(r->b, ev);
 	r->ok++;
 }
 
@@ -148,8 +151,7 @@ static bool irq_raise_nmi(struct irq_run *r)
 #endif
 
 /* At the point: raise the interrupt and wait here until it has written */
-static void irq_hook(struct lrb_buffer *b, int cpu, enum lrb_hook_point point,
-		     void *data)
+static void irq_hook(void *b, int cpu, enum lrb_hook_point point, void *data)
 {
 	struct irq_run *r = data;
 	u64 deadline;
@@ -180,24 +182,25 @@ static const char *irq_check(struct irq_run *r, struct lrb_snapshot *snap,
 			     char *why, size_t len)
 {
 	unsigned long lost, lost_sum = 0, read = 0, seen[BITS_TO_LONGS(MAX_WRITES)];
-	struct lrb_event *ev;
+	const struct lrb_kunit_impl *impl = r->impl;
 	struct lrb_stats st;
+	void *ev;
 	u64 ts, last = 0;
 	u32 seq;
 
-	lrb_snapshot(r->b, r->cpu, snap);
+	impl->snapshot(r->b, r->cpu, snap);
 	if (!snap->ring_ok || snap->nr_header != 1 || snap->nr_update ||
 	    snap->committing || snap->tail != snap->commit)
 		return "ring not sane";
-	lrb_stats_cpu(r->b, r->cpu, &st);
+	impl->stats(r->b, r->cpu, &st);
 	if (st.committed != r->ok ||
 	    st.dropped + st.commit_overrun + st.rejected != r->failed)
 		return "counters do not match the writes";
 	bitmap_zero(seen, MAX_WRITES);
-	while ((ev = lrb_consume(r->b, r->cpu, &ts, &lost))) {
-		seq = lrb_kunit_payload_seq(lrb_event_data(ev));
+	while ((ev = impl->consume(r->b, r->cpu, &ts, &lost))) {
+		seq = lrb_kunit_payload_seq(impl->event_data(ev));
 		if (seq >= r->next_seq || test_and_set_bit(seq, seen) ||
-		    !lrb_kunit_payload_ok(lrb_event_data(ev), r->len_of[seq], seq)) {
+		    !lrb_kunit_payload_ok(impl->event_data(ev), r->len_of[seq], seq)) {
 			snprintf(why, len, "event seq %u torn, duplicated or unknown", seq);
 			return why;
 		}
@@ -208,7 +211,7 @@ static const char *irq_check(struct irq_run *r, struct lrb_snapshot *snap,
 		if (++read > MAX_WRITES)
 			return "too many events";
 	}
-	lrb_stats_cpu(r->b, r->cpu, &st);
+	impl->stats(r->b, r->cpu, &st);
 	if (read + st.overrun != st.committed || lost_sum != st.overrun) {
 		snprintf(why, len, "accounting: read %lu overrun %lu committed %lu lost %lu",
 			 read, st.overrun, st.committed, lost_sum);
@@ -234,14 +237,17 @@ static void irq_at_hook_points(struct kunit *test)
 		const char *fail;
 
 		KUNIT_ASSERT_NOT_NULL(test, r);
+		r->impl = test->priv;
 		r->kind = p->kind;
 		r->point = irq_points[p->point];
 		r->work = IRQ_WORK_INIT_HARD(irq_work_fn);
-		r->b = lrb_alloc(3 * CAP, p->flags);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r->b);
+		r->b = r->impl->alloc(3 * CAP, p->flags & LRB_FL_OVERWRITE);
+		KUNIT_ASSERT_NOT_NULL(test, r->b);
 		migrate_disable();
 		r->cpu = smp_processor_id();
-		lrb_set_test_hook(r->b, irq_hook, r);
+		r->hook.fn = irq_hook;
+		r->hook.data = r;
+		r->impl->set_hook(r->b, &r->hook);
 		/* state 0: a nearly full tail page; 1: a full ring */
 		if (state)
 			for (i = 0; i < 3; i++)
@@ -270,9 +276,9 @@ static void irq_at_hook_points(struct kunit *test)
 			KUNIT_FAIL(test, "%s, state %u: %s", p->name, state, fail);
 			lrb_kunit_render(test, snap, "ring at the failure:");
 		}
-		lrb_set_test_hook(r->b, NULL, NULL);
+		r->impl->set_hook(r->b, NULL);
 		migrate_enable();
-		lrb_free(r->b);
+		r->impl->free(r->b);
 	}
 	kunit_info(test, "%s: %u runs, %u with the interrupt writing at the point",
 		   p->name, runs, reached);
@@ -301,7 +307,8 @@ enum hr_task_state { HR_IDLE, HR_WRITING, HR_RESERVED };
 
 struct hr_ctx {
 	struct hrtimer		timer;
-	struct lrb_buffer	*b;
+	const struct lrb_kunit_impl *impl;
+	void			*b;
 	int			cpu;
 	atomic_t		task_writing;
 	unsigned long		irq_ok;
@@ -315,15 +322,15 @@ struct hr_ctx {
 static enum hrtimer_restart hr_fn(struct hrtimer *t)
 {
 	struct hr_ctx *h = container_of(t, struct hr_ctx, timer);
-	struct lrb_event *ev;
+	void *ev;
 
 	if (smp_processor_id() == h->cpu) {
 		int task = atomic_read(&h->task_writing);
 
-		ev = lrb_lock_reserve(h->b, 24);
+		ev = h->impl->reserve(h->b, 24);
 		if (ev) {
-			lrb_kunit_fill(lrb_event_data(ev), 24, h->irq_seq++);
-			lrb_unlock_commit(h->b, ev);
+			lrb_kunit_fill(h->impl->event_data(ev), 24, h->irq_seq++);
+			h->impl->commit(h->b, ev);
 			h->irq_ok++;
 			/* Only a committed write counts as nested */
 			if (task != HR_IDLE)
@@ -345,16 +352,17 @@ static void hrtimer_writes_at_arbitrary_moments(struct kunit *test)
 	unsigned long task_ok = 0, task_failed = 0, read = 0, lost, lost_sum = 0;
 	u32 task_seq = 0, last_task = 0, last_irq = 0, seq;
 	bool any_task = false, any_irq = false;
-	unsigned long flags = LRB_FL_OVERWRITE;
-	struct lrb_event *ev;
+	const struct lrb_kunit_impl *impl = test->priv;
 	struct lrb_stats st;
 	struct hr_ctx *h;
 	u64 end, ts, last_ts = 0;
+	void *ev;
 
 	h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, h);
-	h->b = lrb_alloc(8 * CAP, flags);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, h->b);
+	h->impl = impl;
+	h->b = impl->alloc(8 * CAP, true);
+	KUNIT_ASSERT_NOT_NULL(test, h->b);
 	migrate_disable();
 	h->cpu = smp_processor_id();
 	hrtimer_init(&h->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
@@ -367,13 +375,13 @@ static void hrtimer_writes_at_arbitrary_moments(struct kunit *test)
 		unsigned int len = 8 + (task_seq % 13) * 20;
 
 		atomic_set(&h->task_writing, HR_WRITING);
-		ev = lrb_lock_reserve(h->b, len);
+		ev = impl->reserve(h->b, len);
 		if (ev) {
 			/* an interrupt from here on nests between reserve and commit */
 			atomic_set(&h->task_writing, HR_RESERVED);
-			lrb_kunit_fill(lrb_event_data(ev), len, TASK_TAG | task_seq);
+			lrb_kunit_fill(impl->event_data(ev), len, TASK_TAG | task_seq);
 			task_seq++;
-			lrb_unlock_commit(h->b, ev);
+			impl->commit(h->b, ev);
 			task_ok++;
 		} else {
 			task_failed++;
@@ -384,15 +392,15 @@ static void hrtimer_writes_at_arbitrary_moments(struct kunit *test)
 	hrtimer_cancel(&h->timer);
 
 	/* Each stream in order, nothing torn, loss reported as overrun */
-	while ((ev = lrb_consume(h->b, h->cpu, &ts, &lost))) {
-		unsigned int n = lrb_event_length(ev);
+	while ((ev = impl->consume(h->b, h->cpu, &ts, &lost))) {
+		unsigned int n = impl->event_length(ev);
 
-		seq = lrb_kunit_payload_seq(lrb_event_data(ev));
+		seq = lrb_kunit_payload_seq(impl->event_data(ev));
 		if (seq & TASK_TAG) {
 			unsigned int len = 8 + ((seq & ~TASK_TAG) % 13) * 20;
 
 			KUNIT_EXPECT_TRUE(test,
-					  lrb_kunit_payload_ok(lrb_event_data(ev),
+					  lrb_kunit_payload_ok(impl->event_data(ev),
 							       len, seq));
 			KUNIT_EXPECT_TRUE(test, !any_task || seq > last_task);
 			last_task = seq;
@@ -400,7 +408,9 @@ static void hrtimer_writes_at_arbitrary_moments(struct kunit *test)
 		} else {
 			KUNIT_EXPECT_EQ(test, n, 24U);
 			KUNIT_EXPECT_TRUE(test, !any_irq || seq > last_irq);
-			KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev), 24, seq));
+			KUNIT_EXPECT_TRUE(test,
+					  lrb_kunit_payload_ok(impl->event_data(ev),
+							       24, seq));
 			last_irq = seq;
 			any_irq = true;
 		}
@@ -409,7 +419,7 @@ static void hrtimer_writes_at_arbitrary_moments(struct kunit *test)
 		lost_sum += lost;
 		read++;
 	}
-	lrb_stats_cpu(h->b, h->cpu, &st);
+	impl->stats(h->b, h->cpu, &st);
 	migrate_enable();
 	KUNIT_EXPECT_EQ(test, st.committed, task_ok + h->irq_ok);
 	KUNIT_EXPECT_EQ(test, st.dropped + st.commit_overrun,
@@ -424,7 +434,7 @@ static void hrtimer_writes_at_arbitrary_moments(struct kunit *test)
 			    "no hrtimer write came in while the task held a reservation: nothing nested");
 	KUNIT_EXPECT_GT_MSG(test, st.overrun, 0UL,
 			    "the writers never went round the ring: nothing was overwritten");
-	lrb_free(h->b);
+	impl->free(h->b);
 }
 
 static int irq_suite_init(struct kunit_suite *suite)
@@ -470,12 +480,45 @@ static struct kunit_case lrb_irq_cases[] = {
 	{}
 };
 
+static int irq_init(struct kunit *test)
+{
+	test->priv = (void *)&lrb_kunit_impl_lrb;
+	return lrb_kunit_kcsan_ignore_kernel(test);
+}
+
 static struct kunit_suite lrb_irq_suite = {
 	.name = "lrb_irq",
-	.init = lrb_kunit_kcsan_ignore_kernel,
+	.init = irq_init,
 	.suite_init = irq_suite_init,
 	.suite_exit = irq_suite_exit,
 	.test_cases = lrb_irq_cases,
 };
 
+#ifdef CONFIG_RING_BUFFER
+/* The same interrupts at the same steps of kernel/trace/ring_buffer.c */
+static int irq_kernel_init(struct kunit *test)
+{
+	if (!IS_ENABLED(CONFIG_RING_BUFFER_TEST_HOOKS))
+		kunit_skip(test, "needs CONFIG_RING_BUFFER_TEST_HOOKS (series patch 1)");
+	test->priv = (void *)&lrb_kunit_impl_kernel;
+	return lrb_kunit_kcsan_ignore_kernel(test);
+}
+
+static struct kunit_case lrb_irq_kernel_cases[] = {
+	KUNIT_CASE_PARAM(irq_at_hook_points, irq_gen_params),
+	KUNIT_CASE(hrtimer_writes_at_arbitrary_moments),
+	{}
+};
+
+static struct kunit_suite lrb_irq_kernel_suite = {
+	.name = "lrb_irq_kernel",
+	.init = irq_kernel_init,
+	.suite_init = irq_suite_init,
+	.suite_exit = irq_suite_exit,
+	.test_cases = lrb_irq_kernel_cases,
+};
+
+kunit_test_suites(&lrb_irq_suite, &lrb_irq_kernel_suite);
+#else
 kunit_test_suite(lrb_irq_suite);
+#endif

@@ -41,6 +41,7 @@
 #include <linux/slab.h>
 
 #include "lrb_kunit.h"
+#include "lrb_kunit_impl.h"
 
 static unsigned int lrb_nesting_depth = 3;
 module_param(lrb_nesting_depth, uint, 0444);
@@ -168,13 +169,15 @@ static unsigned int nest_nr_params;
 
 /* One interleaving being run */
 struct nest_run {
-	struct lrb_buffer	*b;
+	const struct lrb_kunit_impl *impl;
+	void			*b;
+	struct lrb_kunit_hook	hook;
 	int			cpu;
 	bool			armed;
 	const struct nest_inj	*inj;
 	unsigned int		ninj;
 	unsigned int		fired;
-	/* nested writes that reached lrb_lock_reserve(): what a case injected */
+	/* nested writes that reached the reserve: what a case injected */
 	unsigned int		nested;
 	unsigned int		depth;
 	unsigned int		arrivals[MAX_DEPTH][LRB_HOOK_NR];
@@ -189,7 +192,7 @@ static unsigned long nest_runs, nest_explored, nest_injections;
 
 static int nest_write(struct nest_run *r, unsigned int len)
 {
-	struct lrb_event *ev;
+	void *ev;
 	u32 seq;
 
 	if (r->next_seq >= MAX_WRITES)
@@ -198,26 +201,26 @@ static int nest_write(struct nest_run *r, unsigned int len)
 	r->len_of[seq] = len;
 	if (r->depth)
 		r->nested++;
-	ev = lrb_lock_reserve(r->b, len);
+	ev = r->impl->reserve(r->b, len);
 	if (!ev) {
 		r->failed++;
 		return -ENOSPC;
 	}
-	lrb_kunit_fill(lrb_event_data(ev), len, seq);
-	lrb_unlock_commit(r->b, ev);
+	lrb_kunit_fill(r->impl->event_data(ev), len, seq);
+	r->impl->commit(r->b, ev);
 	r->ok++;
 	return 0;
 }
 
 /*
  * Count the running writer's arrival at point and start the writers that
- * are due there, in order.
+ * are due there, in order, each in the next interrupt context level.
  */
-static void nest_hook(struct lrb_buffer *b, int cpu, enum lrb_hook_point point,
-		      void *data)
+static void nest_hook(void *b, int cpu, enum lrb_hook_point point, void *data)
 {
 	struct nest_run *r = data;
 	unsigned int d = r->depth, n;
+	unsigned long flags;
 
 	if (!r->armed || cpu != r->cpu || d >= MAX_DEPTH - 1)
 		return;
@@ -230,7 +233,9 @@ static void nest_hook(struct lrb_buffer *b, int cpu, enum lrb_hook_point point,
 		r->fired++;
 		r->depth++;
 		memset(r->arrivals[r->depth], 0, sizeof(r->arrivals[0]));
+		flags = lrb_kunit_nest_enter(r->depth);
 		nest_write(r, in->len);
+		lrb_kunit_nest_exit(r->depth, flags);
 		r->depth--;
 	}
 }
@@ -254,7 +259,7 @@ static int nest_prepare(struct nest_run *r, enum nest_state state,
 	case STATE_COMMIT_ON_READER:
 		if (nest_write(r, 8) || nest_write(r, 8))
 			return -EIO;
-		return lrb_consume(r->b, r->cpu, NULL, NULL) ? 0 : -EIO;
+		return r->impl->consume(r->b, r->cpu, NULL, NULL) ? 0 : -EIO;
 	default:
 		return -EINVAL;
 	}
@@ -268,13 +273,14 @@ static const char *nest_check(struct nest_run *r, struct lrb_snapshot *snap,
 			      char *why, size_t len, unsigned long *seen,
 			      unsigned long initially_read)
 {
+	const struct lrb_kunit_impl *impl = r->impl;
 	unsigned long lost, lost_sum = 0, read = 0;
-	struct lrb_event *ev;
 	struct lrb_stats st;
+	void *ev;
 	u64 ts, last = 0;
 	u32 seq;
 
-	if (lrb_snapshot(r->b, r->cpu, snap))
+	if (impl->snapshot(r->b, r->cpu, snap))
 		return "no snapshot";
 	if (!snap->ring_ok || snap->nr_header != 1 || snap->nr_update ||
 	    snap->committing || snap->tail != snap->commit ||
@@ -286,7 +292,7 @@ static const char *nest_check(struct nest_run *r, struct lrb_snapshot *snap,
 			 snap->reader, snap->outside);
 		return why;
 	}
-	lrb_stats_cpu(r->b, r->cpu, &st);
+	impl->stats(r->b, r->cpu, &st);
 	if (st.committed != r->ok ||
 	    st.dropped + st.commit_overrun + st.rejected != r->failed) {
 		snprintf(why, len,
@@ -297,14 +303,14 @@ static const char *nest_check(struct nest_run *r, struct lrb_snapshot *snap,
 	}
 
 	bitmap_zero(seen, MAX_WRITES);
-	while ((ev = lrb_consume(r->b, r->cpu, &ts, &lost))) {
-		unsigned int n = lrb_event_length(ev);
+	while ((ev = impl->consume(r->b, r->cpu, &ts, &lost))) {
+		unsigned int n = impl->event_length(ev);
 
-		seq = n >= 4 ? lrb_kunit_payload_seq(lrb_event_data(ev)) :
+		seq = n >= 4 ? lrb_kunit_payload_seq(impl->event_data(ev)) :
 		      MAX_WRITES;
 		if (seq >= r->next_seq || test_and_set_bit(seq, seen) ||
-		    n != ALIGN(r->len_of[seq], 4) ||
-		    !lrb_kunit_payload_ok(lrb_event_data(ev), r->len_of[seq],
+		    n != impl->payload_length(r->len_of[seq]) ||
+		    !lrb_kunit_payload_ok(impl->event_data(ev), r->len_of[seq],
 					  seq)) {
 			snprintf(why, len,
 				 "event %lu read (seq %u, %u bytes): torn, duplicated or unknown",
@@ -322,7 +328,7 @@ static const char *nest_check(struct nest_run *r, struct lrb_snapshot *snap,
 			return why;
 		}
 	}
-	lrb_stats_cpu(r->b, r->cpu, &st);
+	impl->stats(r->b, r->cpu, &st);
 	if (read + initially_read + st.overrun != st.committed ||
 	    st.entries || lost_sum != st.overrun) {
 		snprintf(why, len,
@@ -350,6 +356,7 @@ static void nest_name(const struct nest_run *r, const char *start,
 
 struct nest_ctx {
 	struct kunit		*test;
+	const struct lrb_kunit_impl *impl;
 	struct lrb_snapshot	*snap;
 	unsigned long		*seen;
 	char			why[200];
@@ -392,26 +399,31 @@ static int nest_setup_prepare(struct nest_run *r, const struct nest_setup *s)
  */
 static unsigned int nest_one(struct nest_ctx *c, const struct nest_setup *s)
 {
-	struct nest_run r = { .inj = s->inj, .ninj = s->ninj };
+	struct nest_run r = { .impl = c->impl, .inj = s->inj, .ninj = s->ninj };
 	unsigned long initially_read;
+	struct lrb_stats st;
 	const char *why;
 
-	r.b = lrb_alloc(s->pages * CAP, s->flags);
-	if (IS_ERR(r.b)) {
-		KUNIT_FAIL(c->test, "lrb_alloc: %ld", PTR_ERR(r.b));
+	r.b = r.impl->alloc(s->pages * CAP, s->flags & LRB_FL_OVERWRITE);
+	if (!r.b) {
+		KUNIT_FAIL(c->test, "%s: no buffer of %u pages", r.impl->name,
+			   s->pages);
 		return 0;
 	}
 	migrate_disable();
 	r.cpu = smp_processor_id();
-	lrb_set_clock(r.b, lrb_kunit_clock_tick);
+	r.impl->set_clock(r.b, lrb_kunit_clock_tick);
 	lrb_kunit_clock_set(1000000);
-	lrb_set_test_hook(r.b, nest_hook, &r);
+	r.hook.fn = nest_hook;
+	r.hook.data = &r;
+	r.impl->set_hook(r.b, &r.hook);
 
 	if (nest_setup_prepare(&r, s)) {
 		KUNIT_FAIL(c->test, "could not prepare %s", s->start);
 		goto out;
 	}
-	initially_read = lrb_read_events_cpu(r.b, r.cpu);
+	r.impl->stats(r.b, r.cpu, &st);
+	initially_read = st.read;
 	r.armed = true;
 	nest_write(&r, s->outer_len);
 	r.armed = false;
@@ -429,15 +441,16 @@ static unsigned int nest_one(struct nest_ctx *c, const struct nest_setup *s)
 			lrb_kunit_render(c->test, c->snap, "ring at the failure:");
 	}
 out:
-	lrb_set_test_hook(r.b, NULL, NULL);
+	r.impl->set_hook(r.b, NULL);
 	migrate_enable();
-	lrb_free(r.b);
+	r.impl->free(r.b);
 	return r.nested;
 }
 
 static void nest_ctx_init(struct kunit *test, struct nest_ctx *c)
 {
 	c->test = test;
+	c->impl = test->priv;
 	c->snap = kunit_kmalloc(test, sizeof(*c->snap), GFP_KERNEL);
 	c->seen = kunit_kcalloc(test, BITS_TO_LONGS(MAX_WRITES),
 				sizeof(long), GFP_KERNEL);
@@ -591,8 +604,14 @@ static int nesting_suite_init(struct kunit_suite *suite)
 static void nesting_suite_exit(struct kunit_suite *suite)
 {
 	kunit_log(KERN_INFO, suite, KUNIT_SUBTEST_INDENT
-		  "# lrb_nesting: %lu interleavings explored, %lu reached every injected writer, %lu nested writes injected",
-		  nest_runs, nest_explored, nest_injections);
+		  "# %s: %lu interleavings explored, %lu reached every injected writer, %lu nested writes injected",
+		  suite->name, nest_runs, nest_explored, nest_injections);
+}
+
+static int nesting_init(struct kunit *test)
+{
+	test->priv = (void *)&lrb_kunit_impl_lrb;
+	return lrb_kunit_kcsan_ignore_kernel(test);
 }
 
 static struct kunit_case lrb_nesting_cases[] = {
@@ -604,10 +623,40 @@ static struct kunit_case lrb_nesting_cases[] = {
 
 static struct kunit_suite lrb_nesting_suite = {
 	.name = "lrb_nesting",
-	.init = lrb_kunit_kcsan_ignore_kernel,
+	.init = nesting_init,
 	.suite_init = nesting_suite_init,
 	.suite_exit = nesting_suite_exit,
 	.test_cases = lrb_nesting_cases,
 };
 
+#ifdef CONFIG_RING_BUFFER
+/*
+ * The same matrix on kernel/trace/ring_buffer.c. The model's trails are
+ * lrb's: they rely on lrb's page fill (nesting_model_trail).
+ */
+static int nesting_kernel_init(struct kunit *test)
+{
+	if (!IS_ENABLED(CONFIG_RING_BUFFER_TEST_HOOKS))
+		kunit_skip(test, "needs CONFIG_RING_BUFFER_TEST_HOOKS (series patch 1)");
+	test->priv = (void *)&lrb_kunit_impl_kernel;
+	return lrb_kunit_kcsan_ignore_kernel(test);
+}
+
+static struct kunit_case lrb_nesting_kernel_cases[] = {
+	KUNIT_CASE_PARAM_ATTR(nesting_interleavings, nest_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	{}
+};
+
+static struct kunit_suite lrb_nesting_kernel_suite = {
+	.name = "lrb_nesting_kernel",
+	.init = nesting_kernel_init,
+	.suite_init = nesting_suite_init,
+	.suite_exit = nesting_suite_exit,
+	.test_cases = lrb_nesting_kernel_cases,
+};
+
+kunit_test_suites(&lrb_nesting_suite, &lrb_nesting_kernel_suite);
+#else
 kunit_test_suite(lrb_nesting_suite);
+#endif

@@ -366,11 +366,13 @@ KERNEL_PLANTS: List[Plant] = [
     Plant('kernel_nested_clears_update',
           "a writer nested in the kernel's head push turns the outer writer's UPDATE back "
           'to NORMAL (design document lines 765-803: only the writer that set UPDATE may)',
-          'default', 'x86_64', ['lrb_design_kernel.nested_head_push'],
+          'default', 'x86_64', ['lrb_design_kernel.nested_head_push', 'lrb_nesting_kernel',
+                                'lrb_irq_kernel'],
           '\tif (type == RB_PAGE_HEAD) {\n\t\trb_hook(cpu_buffer, RB_HOOK_HEAD_NORMAL_BEFORE);\n',
           '\tif (type == RB_PAGE_HEAD || type == RB_PAGE_UPDATE) {\n'
           '\t\trb_hook(cpu_buffer, RB_HOOK_HEAD_NORMAL_BEFORE);\n',
-          failed_case('nested_head_push'), kernel_args=(), source=KERNEL_RB),
+          failed_case('(nested_head_push|nesting_interleavings|irq_at_hook_points)'),
+          kernel_args=('lrb_kunit.lrb_nesting_depth=2',), source=KERNEL_RB),
     Plant('kernel_tail_ignores_commit',
           "the kernel's tail move does not stop at the commit page (design document lines "
           '314-317): nested writers overwrite what the interrupted writer has not committed',
