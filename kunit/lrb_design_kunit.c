@@ -209,45 +209,14 @@ static void sc_free(void *data)
 	sc->impl->free(sc->buf);
 }
 
-/*
- * The checks every scenario ends with, on every online CPU: the ring is
- * sane, the counters add up and match what the scenario wrote, draining
- * reads exactly what is left, after which the CPU is empty.
- */
+/* The checks every case ends with; the snapshot after the steps' */
 static void sc_check_end(void *data)
 {
 	struct scenario *sc = data;
-	struct kunit *test = sc->test;
-	const struct lrb_kunit_impl *impl = sc->impl;
-	struct lrb_snapshot *snap = &sc->snaps[MAX_STEPS];
-	unsigned long drained;
-	struct lrb_stats st;
-	int cpu;
 
-	for_each_online_cpu(cpu) {
-		bool mine = cpu == sc->cpu;
-
-		KUNIT_EXPECT_EQ(test, 0, impl->stats(sc->buf, cpu, &st));
-		KUNIT_EXPECT_EQ(test, 0, impl->snapshot(sc->buf, cpu, snap));
-		lrb_kunit_snap_sane(test, snap, sc_kernel(sc));
-		KUNIT_EXPECT_EQ_MSG(test, st.committed,
-				    st.read + st.overrun + st.entries,
-				    "CPU %d: committed != read + overrun + entries",
-				    cpu);
-		KUNIT_EXPECT_EQ_MSG(test, st.committed, mine ? sc->ok : 0,
-				    "CPU %d: committed events", cpu);
-		KUNIT_EXPECT_EQ_MSG(test,
-				    st.dropped + st.commit_overrun + st.rejected +
-				    st.recursion, mine ? sc->failed : 0,
-				    "CPU %d: failed reserves", cpu);
-		for (drained = 0; drained <= st.entries; drained++)
-			if (!impl->consume(sc->buf, cpu, NULL, NULL))
-				break;
-		KUNIT_EXPECT_EQ_MSG(test, drained, st.entries,
-				    "CPU %d: events left to read", cpu);
-		KUNIT_EXPECT_TRUE_MSG(test, impl->empty_cpu(sc->buf, cpu),
-				      "CPU %d: not empty after draining", cpu);
-	}
+	lrb_kunit_impl_check_end(sc->test, sc->impl, sc->buf,
+				 &sc->snaps[MAX_STEPS], sc->cpu, sc->ok,
+				 sc->failed);
 }
 
 /*

@@ -480,7 +480,7 @@ static struct kunit_case lrb_irq_cases[] = {
 	{}
 };
 
-static int irq_init(struct kunit *test)
+static int irq_suite_lrb_init(struct kunit *test)
 {
 	test->priv = (void *)&lrb_kunit_impl_lrb;
 	return lrb_kunit_kcsan_ignore_kernel(test);
@@ -488,7 +488,7 @@ static int irq_init(struct kunit *test)
 
 static struct kunit_suite lrb_irq_suite = {
 	.name = "lrb_irq",
-	.init = irq_init,
+	.init = irq_suite_lrb_init,
 	.suite_init = irq_suite_init,
 	.suite_exit = irq_suite_exit,
 	.test_cases = lrb_irq_cases,
@@ -496,7 +496,7 @@ static struct kunit_suite lrb_irq_suite = {
 
 #ifdef CONFIG_RING_BUFFER
 /* The same interrupts at the same steps of kernel/trace/ring_buffer.c */
-static int irq_kernel_init(struct kunit *test)
+static int irq_suite_kernel_init(struct kunit *test)
 {
 	if (!IS_ENABLED(CONFIG_RING_BUFFER_TEST_HOOKS))
 		kunit_skip(test, "needs CONFIG_RING_BUFFER_TEST_HOOKS (series patch 1)");
@@ -512,7 +512,7 @@ static struct kunit_case lrb_irq_kernel_cases[] = {
 
 static struct kunit_suite lrb_irq_kernel_suite = {
 	.name = "lrb_irq_kernel",
-	.init = irq_kernel_init,
+	.init = irq_suite_kernel_init,
 	.suite_init = irq_suite_init,
 	.suite_exit = irq_suite_exit,
 	.test_cases = lrb_irq_kernel_cases,

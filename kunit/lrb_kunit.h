@@ -2,8 +2,10 @@
 /*
  * Shared helpers of the lockless ring buffer KUnit suites: test buffers that
  * count what the test wrote, payloads that can be checked byte by byte, an
- * injectable clock, the ring renderer in the design document's notation and
- * the checks every case runs at its end.
+ * injectable clock (lrb_kunit_util.c), the ring renderer in the design
+ * document's notation (lrb_kunit_render.c), the ring invariants and the
+ * expected states (lrb_kunit_expect.c), the checks every case runs at its
+ * end.
  */
 #ifndef _LRB_KUNIT_H
 #define _LRB_KUNIT_H
@@ -63,6 +65,8 @@ void lrb_kunit_render_from(struct kunit *test, const struct lrb_snapshot *snap,
 			   const char *title, unsigned int first);
 void lrb_kunit_dump(struct kunit *test, struct lrb_buffer *b, int cpu,
 		    const char *title);
+int lrb_kunit_ring_pos(const struct lrb_snapshot *snap, unsigned int id);
+const char *lrb_kunit_arrow(unsigned int flags);
 bool lrb_kunit_snap_sane(struct kunit *test, const struct lrb_snapshot *snap,
 			 bool lone_reader);
 bool lrb_kunit_ring_sane(struct kunit *test, struct lrb_buffer *b, int cpu);

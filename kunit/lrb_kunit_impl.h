@@ -104,6 +104,13 @@ extern const struct lrb_kunit_impl lrb_kunit_impl_lrb;
 extern const struct lrb_kunit_impl lrb_kunit_impl_kernel;
 #endif
 
+struct kunit;
+struct lrb_snapshot;
+void lrb_kunit_impl_check_end(struct kunit *test,
+			      const struct lrb_kunit_impl *impl, void *buf,
+			      struct lrb_snapshot *snap, int cpu,
+			      unsigned long ok, unsigned long failed);
+
 unsigned long lrb_kunit_nest_enter(int depth);
 void lrb_kunit_nest_exit(int depth, unsigned long flags);
 

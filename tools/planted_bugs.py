@@ -373,6 +373,14 @@ KERNEL_PLANTS: List[Plant] = [
           '\t\trb_hook(cpu_buffer, RB_HOOK_HEAD_NORMAL_BEFORE);\n',
           failed_case('(nested_head_push|nesting_interleavings|irq_at_hook_points)'),
           kernel_args=('lrb_kunit.lrb_nesting_depth=2',), source=KERNEL_RB),
+    Plant('kernel_reader_takes_update',
+          "the kernel's reader swaps the head page out whether the pointer to it says "
+          'HEADER or UPDATE (design document lines 483-486: UPDATE keeps readers off)',
+          'default', 'x86_64', ['lrb_smp_kernel', 'lrb_design_kernel'],
+          '\tval = *ptr & ~RB_FLAG_MASK;\n\tval |= RB_PAGE_HEAD;\n',
+          '\tval = *ptr & ~RB_FLAG_MASK;\n\tval |= *ptr & RB_FLAG_MASK;\n',
+          failed_case('writer_holds_update_reader_spins'), kernel_args=(),
+          source=KERNEL_RB),
     Plant('kernel_tail_ignores_commit',
           "the kernel's tail move does not stop at the commit page (design document lines "
           '314-317): nested writers overwrite what the interrupted writer has not committed',
