@@ -52,9 +52,6 @@ struct race_pause {
 	const char		*title;
 	const char		*ring;
 	const char		*props;
-	const char		*kring;
-	const char		*kprops;
-	const char		*kwhy;
 };
 
 struct race_ctx {
@@ -278,21 +275,6 @@ static struct race_pause *race_pause(struct race_ctx *c, enum race_side side,
 	return p;
 }
 
-/*
- * What the kernel's buffer shows at the pause added last, where it differs
- * from lrb's: ring (NULL: the same as lrb's) and props, and why (a row of
- * docs/kernel-rb-differences.md).
- */
-static void race_kernel_differs(struct race_ctx *c, const char *ring,
-				const char *props, const char *why)
-{
-	struct race_pause *p = &c->pause[c->nr - 1];
-
-	p->kring = ring;
-	p->kprops = props;
-	p->kwhy = why;
-}
-
 static void race_add_write(struct race_ctx *c, unsigned int len, u32 seq)
 {
 	c->wlen[c->nr_writes] = len;
@@ -332,8 +314,6 @@ static void race_finish(struct race_ctx *c)
 		KUNIT_EXPECT_EQ_MSG(test, c->wret[i], 0, "write %u", i);
 	for (i = 0; i < c->nr; i++) {
 		const struct race_pause *p = &c->pause[i];
-		bool differs = c->impl != &lrb_kunit_impl_lrb && p->kwhy;
-		const char *ring, *props;
 		bool ok;
 
 		if (!c->hit[i]) {
@@ -345,13 +325,10 @@ static void race_finish(struct race_ctx *c)
 			 i + 1, p->title, p->side == READER ? "reader" : "writer",
 			 lrb_hook_name(p->point), p->nth);
 		lrb_kunit_render(test, &c->snaps[i], title);
-		ring = differs && p->kring ? p->kring : p->ring;
-		props = differs ? p->kprops : p->props;
-		ok = lrb_kunit_expect(test, &c->snaps[i], ring, props);
-		if (differs)
-			lrb_kunit_line(test, "kernel differs: %s", p->kwhy);
-		lrb_kunit_line(test, "expect: %s  %s  -> %s", ring ? ring : "",
-			       props ? props : "", ok ? "as drawn" : "MISMATCH");
+		ok = lrb_kunit_expect(test, &c->snaps[i], p->ring, p->props);
+		lrb_kunit_line(test, "expect: %s  %s  -> %s",
+			       p->ring ? p->ring : "", p->props ? p->props : "",
+			       ok ? "as drawn" : "MISMATCH");
 	}
 }
 
