@@ -1028,7 +1028,8 @@ static int second_reader_fn(void *data)
 {
 	struct second_reader *sr = data;
 	const struct lrb_kunit_impl *impl = sr->sc->impl;
-	void *b = sr->sc->buf, *iter = NULL, *page = NULL, *first;
+	void *b = sr->sc->buf, *iter = NULL, *page = NULL;
+	struct lrb_data_page *dp;
 	int cpu = sr->sc->cpu;
 
 	/* Whatever may sleep happens before the first reader holds the lock */
@@ -1050,8 +1051,8 @@ static int second_reader_fn(void *data)
 		second_got(sr, impl->peek(b, cpu));
 		break;
 	case SECOND_READ_PAGE:
-		if (!IS_ERR_OR_NULL(page) && impl->read_page(b, &page, cpu, &first) > 0)
-			second_got(sr, first);
+		if (!IS_ERR_OR_NULL(page) && impl->read_page(b, &page, cpu, &dp) > 0)
+			second_got(sr, dp->data);
 		break;
 	case SECOND_ITERATE:
 		if (!IS_ERR_OR_NULL(iter))
@@ -1428,28 +1429,14 @@ static struct kunit_case lrb_design_cases[] = {
 	{}
 };
 
-static int lrb_design_init(struct kunit *test)
-{
-	test->priv = (void *)&lrb_kunit_impl_lrb;
-	return lrb_kunit_kcsan_ignore_kernel(test);
-}
-
 static struct kunit_suite lrb_design_suite = {
 	.name = "lrb_design",
-	.init = lrb_design_init,
+	.init = lrb_kunit_impl_init_lrb,
 	.test_cases = lrb_design_cases,
 };
 
 #ifdef CONFIG_RING_BUFFER
 /* The same scenarios on kernel/trace/ring_buffer.c */
-static int lrb_design_kernel_init(struct kunit *test)
-{
-	if (!IS_ENABLED(CONFIG_RING_BUFFER_TEST_HOOKS))
-		kunit_skip(test, "needs CONFIG_RING_BUFFER_TEST_HOOKS (series patch 1)");
-	test->priv = (void *)&lrb_kunit_impl_kernel;
-	return lrb_kunit_kcsan_ignore_kernel(test);
-}
-
 /*
  * The same cases, in an array of their own: KUnit keeps each case's status
  * and log in its struct kunit_case.
@@ -1485,9 +1472,26 @@ static struct kunit_case lrb_design_kernel_cases[] = {
 
 static_assert(ARRAY_SIZE(lrb_design_kernel_cases) == ARRAY_SIZE(lrb_design_cases));
 
+/* The two lists must stay the same cases: a case missing here fails */
+static int lrb_design_kernel_suite_init(struct kunit_suite *suite)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lrb_design_cases); i++) {
+		if (lrb_design_kernel_cases[i].run_case ==
+		    lrb_design_cases[i].run_case)
+			continue;
+		pr_err("lrb_design_kernel: case %u is not lrb_design's %s\n", i,
+		       lrb_design_cases[i].name ?: "end");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static struct kunit_suite lrb_design_kernel_suite = {
 	.name = "lrb_design_kernel",
-	.init = lrb_design_kernel_init,
+	.init = lrb_kunit_impl_init_kernel,
+	.suite_init = lrb_design_kernel_suite_init,
 	.test_cases = lrb_design_kernel_cases,
 };
 

@@ -199,6 +199,16 @@ static void *impl_krb_iter_peek(void *iter)
 	return ring_buffer_iter_peek(iter, NULL);
 }
 
+static void impl_krb_iter_advance(void *iter)
+{
+	ring_buffer_iter_advance(iter);
+}
+
+static bool impl_krb_iter_dropped(void *iter)
+{
+	return ring_buffer_iter_dropped(iter);
+}
+
 static void impl_krb_read_finish(void *iter)
 {
 	ring_buffer_read_finish(iter);
@@ -217,19 +227,22 @@ static void *impl_krb_alloc_read_page(void *buf, int cpu)
 	return rpage;
 }
 
-/* ring_buffer_read_page() returns where the data starts, not its length */
-static int impl_krb_read_page(void *buf, void **page, int cpu, void **first)
+/*
+ * ring_buffer_read_page() returns where the data starts (always 0 in 6.12:
+ * it swaps only unread pages and copies to the start), not its length,
+ * which is the page's commit without the missed-events flags (lrb's bits).
+ */
+static int impl_krb_read_page(void *buf, void **page, int cpu,
+			      struct lrb_data_page **data)
 {
 	struct impl_krb *k = buf;
-	struct lrb_data_page *dp;
 	int ret;
 
 	ret = ring_buffer_read_page(k->b, *page, PAGE_SIZE, cpu, 0);
 	if (ret < 0)
 		return 0;
-	dp = ring_buffer_read_page_data(*page);
-	*first = &dp->data[ret];
-	return (local_read(&dp->commit) & ~LRB_MISSED_FLAGS) - ret;
+	*data = ring_buffer_read_page_data(*page);
+	return (local_read(&(*data)->commit) & ~LRB_MISSED_FLAGS) - ret;
 }
 
 static void impl_krb_free_read_page(void *buf, int cpu, void *page)
@@ -266,9 +279,12 @@ const struct lrb_kunit_impl lrb_kunit_impl_kernel = {
 	.snapshot = impl_krb_snapshot,
 	.read_start = impl_krb_read_start,
 	.iter_peek = impl_krb_iter_peek,
+	.iter_advance = impl_krb_iter_advance,
+	.iter_dropped = impl_krb_iter_dropped,
 	.read_finish = impl_krb_read_finish,
 	.alloc_read_page = impl_krb_alloc_read_page,
 	.read_page = impl_krb_read_page,
 	.free_read_page = impl_krb_free_read_page,
 	.reader_contended = impl_krb_reader_contended,
+	.lone_reader = true,
 };

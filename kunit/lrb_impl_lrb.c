@@ -104,6 +104,11 @@ static void *impl_lrb_iter_peek(void *iter)
 	return lrb_iter_peek(iter, NULL);
 }
 
+static void impl_lrb_iter_advance(void *iter)
+{
+	lrb_iter_advance(iter);
+}
+
 static void impl_lrb_read_finish(void *iter)
 {
 	lrb_read_finish(iter);
@@ -114,12 +119,12 @@ static void *impl_lrb_alloc_read_page(void *buf, int cpu)
 	return lrb_alloc_read_page(buf, cpu);
 }
 
-static int impl_lrb_read_page(void *buf, void **page, int cpu, void **first)
+static int impl_lrb_read_page(void *buf, void **page, int cpu,
+			      struct lrb_data_page **data)
 {
 	int ret = lrb_read_page(buf, page, PAGE_SIZE, cpu, false);
 
-	if (ret > 0)
-		*first = ((struct lrb_data_page *)*page)->data;
+	*data = *page;
 	return ret;
 }
 
@@ -152,6 +157,7 @@ const struct lrb_kunit_impl lrb_kunit_impl_lrb = {
 	.snapshot = impl_lrb_snapshot,
 	.read_start = impl_lrb_read_start,
 	.iter_peek = impl_lrb_iter_peek,
+	.iter_advance = impl_lrb_iter_advance,
 	.read_finish = impl_lrb_read_finish,
 	.alloc_read_page = impl_lrb_alloc_read_page,
 	.read_page = impl_lrb_read_page,

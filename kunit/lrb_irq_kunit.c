@@ -480,15 +480,9 @@ static struct kunit_case lrb_irq_cases[] = {
 	{}
 };
 
-static int irq_suite_lrb_init(struct kunit *test)
-{
-	test->priv = (void *)&lrb_kunit_impl_lrb;
-	return lrb_kunit_kcsan_ignore_kernel(test);
-}
-
 static struct kunit_suite lrb_irq_suite = {
 	.name = "lrb_irq",
-	.init = irq_suite_lrb_init,
+	.init = lrb_kunit_impl_init_lrb,
 	.suite_init = irq_suite_init,
 	.suite_exit = irq_suite_exit,
 	.test_cases = lrb_irq_cases,
@@ -496,14 +490,6 @@ static struct kunit_suite lrb_irq_suite = {
 
 #ifdef CONFIG_RING_BUFFER
 /* The same interrupts at the same steps of kernel/trace/ring_buffer.c */
-static int irq_suite_kernel_init(struct kunit *test)
-{
-	if (!IS_ENABLED(CONFIG_RING_BUFFER_TEST_HOOKS))
-		kunit_skip(test, "needs CONFIG_RING_BUFFER_TEST_HOOKS (series patch 1)");
-	test->priv = (void *)&lrb_kunit_impl_kernel;
-	return lrb_kunit_kcsan_ignore_kernel(test);
-}
-
 static struct kunit_case lrb_irq_kernel_cases[] = {
 	KUNIT_CASE_PARAM(irq_at_hook_points, irq_gen_params),
 	KUNIT_CASE(hrtimer_writes_at_arbitrary_moments),
@@ -512,7 +498,7 @@ static struct kunit_case lrb_irq_kernel_cases[] = {
 
 static struct kunit_suite lrb_irq_kernel_suite = {
 	.name = "lrb_irq_kernel",
-	.init = irq_suite_kernel_init,
+	.init = lrb_kunit_impl_init_kernel,
 	.suite_init = irq_suite_init,
 	.suite_exit = irq_suite_exit,
 	.test_cases = lrb_irq_kernel_cases,

@@ -2,7 +2,8 @@
 /*
  * lrb_kernel_rb: the differential run. The stress engine of lrb_stress
  * (lrb_stress_engine.c) on the kernel's tracing ring buffer
- * (kernel/trace/ring_buffer.c) through a small adapter, with the same
+ * (kernel/trace/ring_buffer.c) through its row of the implementation table
+ * (lrb_impl_kernel.c), with the same
  * cases; where the kernel's buffer behaves differently by design, the
  * checks follow its documented behaviour (docs/kernel-rb-differences.md):
  *  - its iterator reads while writers write, and ring_buffer_iter_dropped()
@@ -37,114 +38,8 @@
 #include <linux/workqueue.h>
 
 #include "lrb_kunit.h"
+#include "lrb_kunit_impl.h"
 #include "lrb_stress_engine.h"
-
-static void *krb_alloc(unsigned long size, bool overwrite)
-{
-	return ring_buffer_alloc(size, overwrite ? RB_FL_OVERWRITE : 0);
-}
-
-static void krb_free(void *buf)
-{
-	ring_buffer_free(buf);
-}
-
-static void *krb_reserve(void *buf, unsigned int len)
-{
-	return ring_buffer_lock_reserve(buf, len);
-}
-
-static void krb_commit(void *buf, void *ev)
-{
-	ring_buffer_unlock_commit(buf);
-}
-
-static void *krb_event_data(void *ev)
-{
-	return ring_buffer_event_data(ev);
-}
-
-static unsigned int krb_event_length(void *ev)
-{
-	return ring_buffer_event_length(ev);
-}
-
-static void *krb_consume(void *buf, int cpu, unsigned long *lost)
-{
-	return ring_buffer_consume(buf, cpu, NULL, lost);
-}
-
-static void *krb_peek(void *buf, int cpu)
-{
-	return ring_buffer_peek(buf, cpu, NULL, NULL);
-}
-
-static void *krb_read_start(void *buf, int cpu)
-{
-	return ring_buffer_read_start(buf, cpu, GFP_KERNEL);
-}
-
-static void *krb_iter_peek(void *iter)
-{
-	return ring_buffer_iter_peek(iter, NULL);
-}
-
-static void krb_iter_advance(void *iter)
-{
-	ring_buffer_iter_advance(iter);
-}
-
-static bool krb_iter_dropped(void *iter)
-{
-	return ring_buffer_iter_dropped(iter);
-}
-
-static void krb_read_finish(void *iter)
-{
-	ring_buffer_read_finish(iter);
-}
-
-static void *krb_alloc_read_page(void *buf, int cpu)
-{
-	struct buffer_data_read_page *rpage = NULL;
-	int ret = ring_buffer_alloc_read_page(buf, cpu, &rpage);
-
-	if (ret) {
-		if (rpage)
-			ring_buffer_free_read_page(buf, cpu, rpage);
-		return ERR_PTR(ret);
-	}
-	return rpage;
-}
-
-static void krb_free_read_page(void *buf, int cpu, void *page)
-{
-	ring_buffer_free_read_page(buf, cpu, page);
-}
-
-/*
- * The kernel's read page returns where the data starts (always 0: it only
- * swaps unread pages and copies to the start); the length is the commit
- * field without the missed-events flags, which are lrb's bits.
- */
-static int krb_read_page(void *buf, void **page, int cpu,
-			 struct lrb_data_page **data)
-{
-	struct lrb_data_page *dp;
-	int ret;
-
-	ret = ring_buffer_read_page(buf, *page, PAGE_SIZE, cpu, 0);
-	if (ret < 0)
-		return 0;
-	dp = ring_buffer_read_page_data(*page);
-	*data = dp;
-	return (local_read(&dp->commit) & ~LRB_MISSED_FLAGS) - ret;
-}
-
-static int krb_stats(void *buf, int cpu, struct lrb_stats *st)
-{
-	return lrb_kunit_krb_stats(buf, cpu, st);
-}
 
 /*
  * The kernel under test carries the fix of docs/upstream/ (`make
@@ -156,24 +51,7 @@ module_param(krb_fixed, bool, 0444);
 MODULE_PARM_DESC(krb_fixed, "the kernel's reader-page race is fixed: expect no loss");
 
 static struct stress_ops krb_stress_ops = {
-	.alloc = krb_alloc,
-	.free = krb_free,
-	.reserve = krb_reserve,
-	.commit = krb_commit,
-	.event_data = krb_event_data,
-	.event_length = krb_event_length,
-	.consume = krb_consume,
-	.peek = krb_peek,
-	.read_start = krb_read_start,
-	.iter_peek = krb_iter_peek,
-	.iter_advance = krb_iter_advance,
-	.iter_dropped = krb_iter_dropped,
-	.read_finish = krb_read_finish,
-	.alloc_read_page = krb_alloc_read_page,
-	.free_read_page = krb_free_read_page,
-	.read_page = krb_read_page,
-	.stats = krb_stats,
-	.live_iterator = true,
+	.impl = &lrb_kunit_impl_kernel,
 	/* rb_get_reader_page() race: docs/kernel-rb-differences.md */
 	.silent_loss = true,
 };
@@ -191,7 +69,8 @@ KUNIT_DEFINE_ACTION_WRAPPER(krb_free_action, ring_buffer_free,
 
 static struct trace_buffer *krb_test_buffer(struct kunit *test, bool overwrite)
 {
-	struct trace_buffer *b = krb_alloc(4 * LRB_KUNIT_CAPACITY, overwrite);
+	struct trace_buffer *b = ring_buffer_alloc(4 * LRB_KUNIT_CAPACITY,
+						   overwrite ? RB_FL_OVERWRITE : 0);
 
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, krb_free_action, b));
@@ -230,7 +109,7 @@ static void disabled_writes_uncounted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, krb_test_write(b, 10, 16));
 	ring_buffer_record_enable_cpu(b, cpu);
 	KUNIT_EXPECT_EQ(test, 3, krb_test_write(b, 3, 16));
-	KUNIT_EXPECT_EQ(test, 0, krb_stats(b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, 0, lrb_kunit_krb_stats(b, cpu, &st));
 	migrate_enable();
 	KUNIT_EXPECT_EQ(test, 3UL, st.committed);
 	KUNIT_EXPECT_EQ(test, 0UL, st.dropped + st.commit_overrun + st.overrun);
@@ -240,23 +119,24 @@ static void disabled_writes_uncounted(struct kunit *test)
 static void read_page_returns_offset(struct kunit *test)
 {
 	struct trace_buffer *b = krb_test_buffer(test, false);
+	struct buffer_data_read_page *page = NULL;
 	unsigned long commit = 0;
-	int cpu, ret = 0, again = 0;
-	void *page;
+	int cpu, err, ret = 0, again = 0;
 
 	migrate_disable();
 	cpu = smp_processor_id();
 	KUNIT_EXPECT_EQ(test, 4, krb_test_write(b, 4, 20));
-	page = krb_alloc_read_page(b, cpu);
-	if (!IS_ERR(page)) {
+	err = ring_buffer_alloc_read_page(b, cpu, &page);
+	if (!err) {
 		ret = ring_buffer_read_page(b, page, PAGE_SIZE, cpu, 0);
 		commit = local_read(&((struct lrb_data_page *)
 				      ring_buffer_read_page_data(page))->commit);
 		again = ring_buffer_read_page(b, page, PAGE_SIZE, cpu, 0);
-		ring_buffer_free_read_page(b, cpu, page);
 	}
+	if (page)
+		ring_buffer_free_read_page(b, cpu, page);
 	migrate_enable();
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, 0, err);
 	KUNIT_EXPECT_EQ(test, 0, ret);
 	/* 4 events of 4 + 20 bytes, maybe time extends: at least 96 bytes */
 	KUNIT_EXPECT_GE(test, commit & ~LRB_MISSED_FLAGS, 4UL * 24);
@@ -283,7 +163,7 @@ static void iterator_does_not_stop_writers(struct kunit *test)
 		KUNIT_EXPECT_FALSE(test, ring_buffer_iter_dropped(iter));
 		ring_buffer_read_finish(iter);
 	}
-	KUNIT_EXPECT_EQ(test, 0, krb_stats(b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, 0, lrb_kunit_krb_stats(b, cpu, &st));
 	migrate_enable();
 	KUNIT_EXPECT_NOT_NULL(test, iter);
 	KUNIT_EXPECT_EQ(test, 4UL, st.committed);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The checks a case ends with, on any row of the implementation table
- * (lrb_kunit_impl.h).
+ * What the suites that run on any row of the implementation table
+ * (lrb_kunit_impl.h) share: the suite init that picks the row, and the
+ * checks a case ends with.
  */
 
 #include <kunit/test.h>
@@ -9,6 +10,37 @@
 
 #include "lrb_kunit.h"
 #include "lrb_kunit_impl.h"
+
+/**
+ * lrb_kunit_impl_init_lrb - the init of a suite that runs on lrb
+ * @test: the case about to run; test->priv receives the row
+ *
+ * Return: what lrb_kunit_kcsan_ignore_kernel() returns.
+ */
+int lrb_kunit_impl_init_lrb(struct kunit *test)
+{
+	test->priv = (void *)&lrb_kunit_impl_lrb;
+	return lrb_kunit_kcsan_ignore_kernel(test);
+}
+
+#ifdef CONFIG_RING_BUFFER
+/**
+ * lrb_kunit_impl_init_kernel - the init of a suite that runs on the
+ *	kernel's tracing ring buffer
+ * @test: the case about to run; test->priv receives the row
+ *
+ * Skips the case without the kernel's hook points (series patch 1).
+ *
+ * Return: what lrb_kunit_kcsan_ignore_kernel() returns.
+ */
+int lrb_kunit_impl_init_kernel(struct kunit *test)
+{
+	if (!IS_ENABLED(CONFIG_RING_BUFFER_TEST_HOOKS))
+		kunit_skip(test, "needs CONFIG_RING_BUFFER_TEST_HOOKS (series patch 1)");
+	test->priv = (void *)&lrb_kunit_impl_kernel;
+	return lrb_kunit_kcsan_ignore_kernel(test);
+}
+#endif
 
 /**
  * lrb_kunit_impl_check_end - the checks every case that writes ends with
@@ -21,7 +53,7 @@
  * @failed: reserves that failed there
  *
  * On every online CPU: the ring is sane (lrb_kunit_snap_sane(), a reader
- * page alone allowed on the kernel's buffer), committed == read + overrun +
+ * page alone allowed where the row says so), committed == read + overrun +
  * entries, committed is what the case wrote and the failed reserves are
  * counted as dropped, commit overrun, rejected or recursion; draining reads
  * exactly the entries counted, after which the CPU is empty.
@@ -40,7 +72,7 @@ void lrb_kunit_impl_check_end(struct kunit *test,
 
 		KUNIT_EXPECT_EQ(test, 0, impl->stats(buf, c, &st));
 		KUNIT_EXPECT_EQ(test, 0, impl->snapshot(buf, c, snap));
-		lrb_kunit_snap_sane(test, snap, impl != &lrb_kunit_impl_lrb);
+		lrb_kunit_snap_sane(test, snap, impl->lone_reader);
 		KUNIT_EXPECT_EQ_MSG(test, st.committed,
 				    st.read + st.overrun + st.entries,
 				    "CPU %d: committed != read + overrun + entries",

@@ -66,12 +66,19 @@ struct lrb_kunit_hook {
  *	hook point of that CPU or on a quiescent ring
  * @read_start: start a non-consuming read of @cpu (may sleep)
  * @iter_peek: the iterator's current event, or NULL
+ * @iter_advance: move past it
+ * @iter_dropped: whether writers overwrote events under the iterator since
+ *	the last advance; NULL where iterating stops the writers of that CPU
+ *	(lrb), so that nothing can be dropped
  * @read_finish: end it
  * @alloc_read_page: a page for @read_page (may sleep)
- * @read_page: swap or copy a page of events of @cpu into *@page; > 0 and
- *	the first event in *@first when it got events
+ * @read_page: swap or copy a page of events of @cpu into *@page; returns
+ *	the bytes of events, which start at (*@data)->data, or <= 0 if it got
+ *	none
  * @free_read_page: free it
  * @reader_contended: whether a reader of @cpu waits for another one
+ * @lone_reader: the reader page points at itself until the first swap (the
+ *	kernel's rb_allocate_cpu_buffer()); lrb links it to the head at once
  */
 struct lrb_kunit_impl {
 	const char	*name;
@@ -92,11 +99,15 @@ struct lrb_kunit_impl {
 	int	(*snapshot)(void *buf, int cpu, struct lrb_snapshot *snap);
 	void	*(*read_start)(void *buf, int cpu);
 	void	*(*iter_peek)(void *iter);
+	void	(*iter_advance)(void *iter);
+	bool	(*iter_dropped)(void *iter);
 	void	(*read_finish)(void *iter);
 	void	*(*alloc_read_page)(void *buf, int cpu);
-	int	(*read_page)(void *buf, void **page, int cpu, void **first);
+	int	(*read_page)(void *buf, void **page, int cpu,
+			     struct lrb_data_page **data);
 	void	(*free_read_page)(void *buf, int cpu, void *page);
 	bool	(*reader_contended)(void *buf, int cpu);
+	bool	lone_reader;
 };
 
 extern const struct lrb_kunit_impl lrb_kunit_impl_lrb;
@@ -106,6 +117,10 @@ extern const struct lrb_kunit_impl lrb_kunit_impl_kernel;
 
 struct kunit;
 struct lrb_snapshot;
+int lrb_kunit_impl_init_lrb(struct kunit *test);
+#ifdef CONFIG_RING_BUFFER
+int lrb_kunit_impl_init_kernel(struct kunit *test);
+#endif
 void lrb_kunit_impl_check_end(struct kunit *test,
 			      const struct lrb_kunit_impl *impl, void *buf,
 			      struct lrb_snapshot *snap, int cpu,

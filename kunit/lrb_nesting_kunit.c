@@ -608,12 +608,6 @@ static void nesting_suite_exit(struct kunit_suite *suite)
 		  suite->name, nest_runs, nest_explored, nest_injections);
 }
 
-static int nesting_init(struct kunit *test)
-{
-	test->priv = (void *)&lrb_kunit_impl_lrb;
-	return lrb_kunit_kcsan_ignore_kernel(test);
-}
-
 static struct kunit_case lrb_nesting_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(nesting_interleavings, nest_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
@@ -623,7 +617,7 @@ static struct kunit_case lrb_nesting_cases[] = {
 
 static struct kunit_suite lrb_nesting_suite = {
 	.name = "lrb_nesting",
-	.init = nesting_init,
+	.init = lrb_kunit_impl_init_lrb,
 	.suite_init = nesting_suite_init,
 	.suite_exit = nesting_suite_exit,
 	.test_cases = lrb_nesting_cases,
@@ -634,14 +628,6 @@ static struct kunit_suite lrb_nesting_suite = {
  * The same matrix on kernel/trace/ring_buffer.c. The model's trails are
  * lrb's: they rely on lrb's page fill (nesting_model_trail).
  */
-static int nesting_kernel_init(struct kunit *test)
-{
-	if (!IS_ENABLED(CONFIG_RING_BUFFER_TEST_HOOKS))
-		kunit_skip(test, "needs CONFIG_RING_BUFFER_TEST_HOOKS (series patch 1)");
-	test->priv = (void *)&lrb_kunit_impl_kernel;
-	return lrb_kunit_kcsan_ignore_kernel(test);
-}
-
 static struct kunit_case lrb_nesting_kernel_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(nesting_interleavings, nest_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
@@ -650,7 +636,7 @@ static struct kunit_case lrb_nesting_kernel_cases[] = {
 
 static struct kunit_suite lrb_nesting_kernel_suite = {
 	.name = "lrb_nesting_kernel",
-	.init = nesting_kernel_init,
+	.init = lrb_kunit_impl_init_kernel,
 	.suite_init = nesting_suite_init,
 	.suite_exit = nesting_suite_exit,
 	.test_cases = lrb_nesting_kernel_cases,

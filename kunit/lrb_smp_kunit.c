@@ -851,6 +851,27 @@ static void reader_push_count_behind_barrier(struct kunit *test)
 }
 
 /*
+ * The lap cases read events 4 to 7 after the 4 events before them were
+ * lost: lrb reports the 4 before event 4; the kernel reports kfirst of
+ * them there and the rest before event 5 (why: how it got there).
+ */
+static void race_read_lap(struct race_ctx *c, void *ev, unsigned long lost,
+			  unsigned long kfirst, const char *why)
+{
+	static const u32 rest[] = { 5, 6, 7 };
+	unsigned long klost[] = { 4 - kfirst, 0, 0 };
+
+	if (race_kernel(c)) {
+		lrb_kunit_line(c->test, "kernel differs: %s: %s", K_LATE_LOSS, why);
+		race_expect_event(c, ev, BIG, 4, lost, kfirst);
+		race_read_rest_lost(c, rest, bigs, klost, 3);
+		return;
+	}
+	race_expect_event(c, ev, BIG, 4, lost, 4);
+	race_read_rest(c, rest, bigs, 3);
+}
+
+/*
  * The writers push the head all the way round the ring while the reader is
  * between its overrun read and its swap: the HEADER is back on the pointer
  * it expects, and the swap succeeds. The head page was reset on the way
@@ -860,7 +881,6 @@ static void reader_push_count_behind_barrier(struct kunit *test)
 static void reader_swap_after_head_went_round(struct kunit *test)
 {
 	struct race_ctx *c = race_start(test, LRB_FL_OVERWRITE);
-	static const u32 rest[] = { 5, 6, 7 };
 	struct lrb_event *ev;
 	unsigned long lost;
 
@@ -879,18 +899,9 @@ static void reader_swap_after_head_went_round(struct kunit *test)
 	race_go(c, 1, 2);
 	ev = race_consume(c, &lost);
 	race_finish(c);
-	if (race_kernel(c)) {
-		/* Its swap cmpxchg cannot tell the lap: the count read before */
-		static const unsigned long klost[] = { 4, 0, 0 };
-
-		lrb_kunit_line(test, "kernel differs: %s: %s", K_LATE_LOSS,
-			       "the writer went round the ring between its overrun read and its swap");
-		race_expect_event(c, ev, BIG, 4, lost, 0);
-		race_read_rest_lost(c, rest, bigs, klost, 3);
-		return;
-	}
-	race_expect_event(c, ev, BIG, 4, lost, 4);
-	race_read_rest(c, rest, bigs, 3);
+	/* The kernel's swap cmpxchg cannot tell the lap: the count read before */
+	race_read_lap(c, ev, lost, 0,
+		      "the writer went round the ring between its overrun read and its swap");
 }
 
 /*
@@ -902,7 +913,6 @@ static void reader_swap_after_head_went_round(struct kunit *test)
 static void reader_header_gone_before_version(struct kunit *test)
 {
 	struct race_ctx *c = race_start(test, LRB_FL_OVERWRITE);
-	static const u32 rest[] = { 5, 6, 7 };
 	struct lrb_event *ev;
 	unsigned long lost;
 
@@ -927,18 +937,8 @@ static void reader_header_gone_before_version(struct kunit *test)
 	race_go(c, 1, 4);
 	ev = race_consume(c, &lost);
 	race_finish(c);
-	if (race_kernel(c)) {
-		/* It read the overrun after the first push only */
-		static const unsigned long klost[] = { 3, 0, 0 };
-
-		lrb_kunit_line(test, "kernel differs: %s: %s", K_LATE_LOSS,
-			       "it read the overrun once, after the first push of the lap");
-		race_expect_event(c, ev, BIG, 4, lost, 1);
-		race_read_rest_lost(c, rest, bigs, klost, 3);
-		return;
-	}
-	race_expect_event(c, ev, BIG, 4, lost, 4);
-	race_read_rest(c, rest, bigs, 3);
+	race_read_lap(c, ev, lost, 1,
+		      "it read the overrun once, after the first push of the lap");
 }
 
 /* ---- counters taken while a writer commits ------------------------------ */
@@ -1117,27 +1117,13 @@ static struct kunit_case lrb_smp_cases[] = {
 	{}
 };
 
-static int race_suite_lrb_init(struct kunit *test)
-{
-	test->priv = (void *)&lrb_kunit_impl_lrb;
-	return lrb_kunit_kcsan_ignore_kernel(test);
-}
-
 static struct kunit_suite lrb_smp_suite = {
 	.name = "lrb_smp",
-	.init = race_suite_lrb_init,
+	.init = lrb_kunit_impl_init_lrb,
 	.test_cases = lrb_smp_cases,
 };
 
 #ifdef CONFIG_RING_BUFFER
-static int race_suite_kernel_init(struct kunit *test)
-{
-	if (!IS_ENABLED(CONFIG_RING_BUFFER_TEST_HOOKS))
-		kunit_skip(test, "needs CONFIG_RING_BUFFER_TEST_HOOKS (series patch 1)");
-	test->priv = (void *)&lrb_kunit_impl_kernel;
-	return lrb_kunit_kcsan_ignore_kernel(test);
-}
-
 /*
  * The windows of the algorithm itself on kernel/trace/ring_buffer.c. The
  * other cases check lrb's own synchronisation (its stale reads, its page
@@ -1159,7 +1145,7 @@ static struct kunit_case lrb_smp_kernel_cases[] = {
 
 static struct kunit_suite lrb_smp_kernel_suite = {
 	.name = "lrb_smp_kernel",
-	.init = race_suite_kernel_init,
+	.init = lrb_kunit_impl_init_kernel,
 	.test_cases = lrb_smp_kernel_cases,
 };
 

@@ -27,6 +27,7 @@
 #include <linux/slab.h>
 
 #include "lrb_kunit.h"
+#include "lrb_kunit_impl.h"
 #include "lrb_stress_engine.h"
 
 static unsigned int lrb_stress_ms = 1000;
@@ -138,7 +139,7 @@ static int stress_write(struct stress_run *run, struct stress_cpu *sc, int ctx)
 	unsigned int len, i;
 
 	len = sizeof(*e) + (sc->seq[ctx] * 7 + ctx * 3) % 200;
-	ev = run->ops->reserve(run->b, len);
+	ev = run->ops->impl->reserve(run->b, len);
 	if (!ev) {
 		sc->failed[ctx]++;
 		return -ENOSPC;
@@ -147,7 +148,7 @@ static int stress_write(struct stress_run *run, struct stress_cpu *sc, int ctx)
 		WRITE_ONCE(sc->reserved, true);
 	else if (READ_ONCE(sc->reserved))
 		sc->nested++;
-	e = run->ops->event_data(ev);
+	e = run->ops->impl->event_data(ev);
 	e->seq = sc->seq[ctx]++;
 	e->cpu = sc->cpu;
 	e->ctx = ctx;
@@ -156,7 +157,7 @@ static int stress_write(struct stress_run *run, struct stress_cpu *sc, int ctx)
 	for (i = 0; i < len - sizeof(*e); i++)
 		e->fill[i] = e->seq + i;
 	e->sum = stress_sum(e);
-	run->ops->commit(run->b, ev);
+	run->ops->impl->commit(run->b, ev);
 	if (ctx == CTX_TASK)
 		WRITE_ONCE(sc->reserved, false);
 	sc->ok[ctx]++;
@@ -270,8 +271,8 @@ static unsigned int stress_consume(struct stress_run *run, int cpu)
 	unsigned int n = 0;
 	void *ev;
 
-	while (n < 256 && (ev = ops->consume(run->b, cpu, &lost))) {
-		stress_check(run, cpu, ops->event_data(ev), ops->event_length(ev),
+	while (n < 256 && (ev = ops->impl->consume(run->b, cpu, NULL, &lost))) {
+		stress_check(run, cpu, ops->impl->event_data(ev), ops->impl->event_length(ev),
 			     lost);
 		n++;
 	}
@@ -287,7 +288,7 @@ static unsigned int stress_read_pages(struct stress_run *run, int cpu,
 	unsigned int n = 0;
 	int ret;
 
-	ret = run->ops->read_page(run->b, page, cpu, &dp);
+	ret = run->ops->impl->read_page(run->b, page, cpu, &dp);
 	if (ret <= 0)
 		return 0;
 	commit = local_read(&dp->commit);
@@ -307,9 +308,9 @@ static unsigned int stress_read_pages(struct stress_run *run, int cpu,
 			off += 8;
 			continue;
 		}
-		stress_check(run, cpu, run->ops->event_data(ev),
-			     run->ops->event_length(ev), n ? 0 : lost);
-		off += run->ops->event_length(ev) + (ev->type_len ? 4 : 8);
+		stress_check(run, cpu, run->ops->impl->event_data(ev),
+			     run->ops->impl->event_length(ev), n ? 0 : lost);
+		off += run->ops->impl->event_length(ev) + (ev->type_len ? 4 : 8);
 		n++;
 	}
 	/* A page may hold only a time stamp: it still counts as progress */
@@ -345,17 +346,17 @@ static unsigned int stress_iterate_live(struct stress_run *run, int cpu)
 	unsigned int n = 0;
 	void *iter, *ev;
 
-	iter = ops->read_start(run->b, cpu);
+	iter = ops->impl->read_start(run->b, cpu);
 	if (IS_ERR_OR_NULL(iter))
 		return 0;
-	while (n < 128 && (ev = ops->iter_peek(iter))) {
-		if (ops->iter_dropped(iter)) {
+	while (n < 128 && (ev = ops->impl->iter_peek(iter))) {
+		if (ops->impl->iter_dropped(iter)) {
 			dropped = true;
 			seen[0] = false;
 			seen[1] = false;
 		}
-		e = ops->event_data(ev);
-		if (stress_torn(e, ops->event_length(ev), cpu)) {
+		e = ops->impl->event_data(ev);
+		if (stress_torn(e, ops->impl->event_length(ev), cpu)) {
 			stress_fail(sc, "iterator returned a torn or foreign event");
 			break;
 		}
@@ -367,18 +368,18 @@ static unsigned int stress_iterate_live(struct stress_run *run, int cpu)
 		last[e->ctx] = e->seq;
 		if (!n)
 			first = stress_key(e);
-		ops->iter_advance(iter);
+		ops->impl->iter_advance(iter);
 		n++;
 	}
 	run->iterated += n;
 	if (!run->p->overwrite) {
 		if (dropped)
 			stress_fail(sc, "iterator dropped events in producer/consumer mode");
-		ev = n ? ops->peek(run->b, cpu) : NULL;
-		if (n && (!ev || stress_key(ops->event_data(ev)) != first))
+		ev = n ? ops->impl->peek(run->b, cpu) : NULL;
+		if (n && (!ev || stress_key(ops->impl->event_data(ev)) != first))
 			stress_fail(sc, "iterator and consumer disagree");
 	}
-	ops->read_finish(iter);
+	ops->impl->read_finish(iter);
 	return stress_consume(run, cpu);
 }
 
@@ -390,25 +391,25 @@ static unsigned int stress_iterate(struct stress_run *run, int cpu)
 	u32 first = 0;
 	unsigned int n = 0;
 
-	if (ops->live_iterator)
+	if (ops->impl->iter_dropped)
 		return stress_iterate_live(run, cpu);
-	iter = ops->read_start(run->b, cpu);
+	iter = ops->impl->read_start(run->b, cpu);
 	if (IS_ERR_OR_NULL(iter))
 		return 0;
-	while (n < 128 && (ev = ops->iter_peek(iter))) {
-		const struct stress_ev *e = ops->event_data(ev);
+	while (n < 128 && (ev = ops->impl->iter_peek(iter))) {
+		const struct stress_ev *e = ops->impl->event_data(ev);
 
 		if (!n)
 			first = stress_key(e);
-		ops->iter_advance(iter);
+		ops->impl->iter_advance(iter);
 		n++;
 	}
 	run->iterated += n;
 	/* Still with recording off, so that nothing moved in between */
-	ev = n ? ops->peek(run->b, cpu) : NULL;
-	if (n && (!ev || stress_key(ops->event_data(ev)) != first))
+	ev = n ? ops->impl->peek(run->b, cpu) : NULL;
+	if (n && (!ev || stress_key(ops->impl->event_data(ev)) != first))
 		stress_fail(&run->cpus[cpu], "iterator and consumer disagree");
-	ops->read_finish(iter);
+	ops->impl->read_finish(iter);
 	return stress_consume(run, cpu);
 }
 
@@ -426,7 +427,7 @@ static bool stress_overran(struct stress_run *run)
 	for_each_online_cpu(cpu) {
 		if (cpu == run->reader_cpu)
 			continue;
-		if (!run->ops->stats(run->b, cpu, &st) && st.overrun)
+		if (!run->ops->impl->stats(run->b, cpu, &st) && st.overrun)
 			return true;
 	}
 	return false;
@@ -446,7 +447,7 @@ static void stress_sample_counters(struct stress_run *run)
 	int cpu;
 
 	for_each_online_cpu(cpu) {
-		if (cpu == run->reader_cpu || run->ops->stats(run->b, cpu, &st))
+		if (cpu == run->reader_cpu || run->ops->impl->stats(run->b, cpu, &st))
 			continue;
 		run->samples++;
 		if (st.committed == st.read + st.overrun + st.entries &&
@@ -494,14 +495,19 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 	KUNIT_ASSERT_NOT_NULL(test, tasks);
 	run->ops = ops;
 	run->p = p;
-	run->b = ops->alloc(STRESS_PAGES * LRB_KUNIT_CAPACITY, p->overwrite);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, run->b);
+	run->b = ops->impl->alloc(STRESS_PAGES * LRB_KUNIT_CAPACITY, p->overwrite);
+	KUNIT_ASSERT_NOT_NULL(test, run->b);
+	if (ops->prepare && ops->prepare(run->b)) {
+		ops->impl->free(run->b);
+		KUNIT_FAIL(test, "%s: could not prepare the buffer", ops->impl->name);
+		return;
+	}
 	init_completion(&run->all_done);
 
 	migrate_disable();
 	run->reader_cpu = smp_processor_id();
 	if (p->mode == READ_PAGES) {
-		page = ops->alloc_read_page(run->b, run->reader_cpu);
+		page = ops->impl->alloc_read_page(run->b, run->reader_cpu);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
 	}
 	for_each_online_cpu(cpu) {
@@ -564,7 +570,7 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 		while (p->mode == READ_PAGES ? stress_read_pages(run, cpu, &page) :
 		       stress_consume(run, cpu))
 			;
-		KUNIT_EXPECT_EQ(test, 0, ops->stats(run->b, cpu, &st));
+		KUNIT_EXPECT_EQ(test, 0, ops->impl->stats(run->b, cpu, &st));
 		for (ctx = 0; ctx < 2; ctx++)
 			unseen += sc->seen[ctx] ? sc->seq[ctx] - 1 - sc->last[ctx] :
 				  sc->seq[ctx];
@@ -607,7 +613,7 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 	}
 	migrate_enable();
 	if (page)
-		ops->free_read_page(run->b, run->reader_cpu, page);
+		ops->impl->free_read_page(run->b, run->reader_cpu, page);
 	kunit_info(test, "%s: %d writer CPUs + hrtimers for %u ms: %lu events written (%lu by an hrtimer inside a task's write), %lu read (%lu while the writers ran, %lu iterated), %lu overwritten, %lu dropped, %lu refused while iterating; counters taken %lu times while they ran",
 		   p->name, writers, lrb_stress_ms, written, nested, read,
 		   live_read, run->iterated, over, dropped, rejected, run->samples);
@@ -637,6 +643,6 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 	if (silent)
 		kunit_info(test, "%s: %lu events lost without a report, still counted in entries (the kernel's rb_get_reader_page() race, docs/kernel-rb-differences.md)",
 			   p->name, silent);
-	ops->free(run->b);
+	ops->impl->free(run->b);
 }
 

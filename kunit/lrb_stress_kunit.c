@@ -17,119 +17,18 @@
 #include <linux/lockless_ring_buffer_test.h>
 
 #include "lrb_kunit.h"
+#include "lrb_kunit_impl.h"
 #include "lrb_stress_engine.h"
 
-static void *lrb_ops_alloc(unsigned long size, bool overwrite)
+/* Stale reads on: what a weakly ordered reader could see */
+static int lrb_stress_prepare(void *buf)
 {
-	struct lrb_buffer *b = lrb_alloc(size, overwrite ? LRB_FL_OVERWRITE : 0);
-	int ret;
-
-	if (IS_ERR(b))
-		return b;
-	ret = lrb_set_stale_reads(b, LRB_STALE_ALL);
-	if (ret) {
-		lrb_free(b);
-		return ERR_PTR(ret);
-	}
-	return b;
-}
-
-static void lrb_ops_free(void *buf)
-{
-	lrb_free(buf);
-}
-
-static void *lrb_ops_reserve(void *buf, unsigned int len)
-{
-	return lrb_lock_reserve(buf, len);
-}
-
-static void lrb_ops_commit(void *buf, void *ev)
-{
-	lrb_unlock_commit(buf, ev);
-}
-
-static void *lrb_ops_event_data(void *ev)
-{
-	return lrb_event_data(ev);
-}
-
-static unsigned int lrb_ops_event_length(void *ev)
-{
-	return lrb_event_length(ev);
-}
-
-static void *lrb_ops_consume(void *buf, int cpu, unsigned long *lost)
-{
-	return lrb_consume(buf, cpu, NULL, lost);
-}
-
-static void *lrb_ops_peek(void *buf, int cpu)
-{
-	return lrb_peek(buf, cpu, NULL, NULL);
-}
-
-static void *lrb_ops_read_start(void *buf, int cpu)
-{
-	return lrb_read_start(buf, cpu);
-}
-
-static void *lrb_ops_iter_peek(void *iter)
-{
-	return lrb_iter_peek(iter, NULL);
-}
-
-static void lrb_ops_iter_advance(void *iter)
-{
-	lrb_iter_advance(iter);
-}
-
-static void lrb_ops_read_finish(void *iter)
-{
-	lrb_read_finish(iter);
-}
-
-static void *lrb_ops_alloc_read_page(void *buf, int cpu)
-{
-	return lrb_alloc_read_page(buf, cpu);
-}
-
-static void lrb_ops_free_read_page(void *buf, int cpu, void *page)
-{
-	lrb_free_read_page(buf, cpu, page);
-}
-
-static int lrb_ops_read_page(void *buf, void **page, int cpu,
-			     struct lrb_data_page **data)
-{
-	int ret = lrb_read_page(buf, page, PAGE_SIZE, cpu, false);
-
-	*data = *page;
-	return ret;
-}
-
-static int lrb_ops_stats(void *buf, int cpu, struct lrb_stats *st)
-{
-	return lrb_stats_cpu(buf, cpu, st);
+	return lrb_set_stale_reads(buf, LRB_STALE_ALL);
 }
 
 static const struct stress_ops lrb_stress_ops = {
-	.alloc = lrb_ops_alloc,
-	.free = lrb_ops_free,
-	.reserve = lrb_ops_reserve,
-	.commit = lrb_ops_commit,
-	.event_data = lrb_ops_event_data,
-	.event_length = lrb_ops_event_length,
-	.consume = lrb_ops_consume,
-	.peek = lrb_ops_peek,
-	.read_start = lrb_ops_read_start,
-	.iter_peek = lrb_ops_iter_peek,
-	.iter_advance = lrb_ops_iter_advance,
-	.read_finish = lrb_ops_read_finish,
-	.alloc_read_page = lrb_ops_alloc_read_page,
-	.free_read_page = lrb_ops_free_read_page,
-	.read_page = lrb_ops_read_page,
-	.stats = lrb_ops_stats,
+	.impl = &lrb_kunit_impl_lrb,
+	.prepare = lrb_stress_prepare,
 	.counters_at_one_moment = true,
 };
 
