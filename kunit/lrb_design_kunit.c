@@ -5,9 +5,10 @@
  *
  * Each case is a scenario of the document, named by its section and .rst
  * lines. A writer (or reader) of the test thread runs, and at the hook
- * points of the algorithm a script takes a snapshot of the ring and, where
- * the document has an interrupt arrive, writes as a nested writer right
- * there, on the same CPU, exactly like an interrupt would. After the
+ * points of the algorithm a script (lrb_kunit_script.c) takes a snapshot
+ * of the ring and, where the document has an interrupt arrive, writes as a
+ * nested writer right there, on the same CPU, exactly like an interrupt
+ * would. After the
  * operation each snapshot is drawn in the document's notation, its boxes in
  * the order the document draws them, with the .rst line of the drawing (or
  * of the text) it reproduces, and checked against the state the document
@@ -31,192 +32,21 @@
 
 #include "lrb_kunit.h"
 #include "lrb_kunit_impl.h"
+#include "lrb_kunit_script.h"
 
 #define CAP		LRB_KUNIT_CAPACITY
 #define BIG		(CAP - 8)
 #define S		8
 #define RING_SIZE	(4 * CAP)
-#define MAX_STEPS	24
-#define MAX_NEST	4
-#define MAX_DEPTH	4
-#define SC_WAIT_NS	(10ULL * NSEC_PER_SEC)
 
 #define RST		"Documentation/trace/ring-buffer-design.rst"
 #define GENERIC		"The Generic Ring Buffer"
 #define LOCKLESS	"Making the Ring Buffer Lockless:"
 #define NESTED		"Nested writes"
 
-/* A write made by a nested writer at a step */
-struct nest {
-	unsigned int	len;
-	u32		seq;
-};
-
-struct scenario;
-
-/*
- * A step: at the nth time writer depth (or the reader) reaches point,
- * snapshot and check the ring against ring/props, then make the nested
- * writes, or pause. depth 0 is the test thread's own writer; nested writers
- * are 1, 2, ...; the reader points are the reader's. Occurrences are
- * counted from the last sc_add(), that is from the operation the steps are
- * for. Steps with point LRB_HOOK_NR are taken by the test thread itself
- * with sc_snap(). cite is where the document draws (or says) it. On the
- * kernel's buffer, kring/kprops replace ring/props where it differs, and
- * kwhy says how (a row of docs/kernel-rb-differences.md).
- */
-struct step {
-	int			depth;
-	enum lrb_hook_point	point;
-	int			nth;
-	const char		*cite;
-	const char		*title;
-	const char		*ring;
-	const char		*props;
-	const char		*kring;
-	const char		*kprops;
-	const char		*kwhy;
-	struct nest		nest[MAX_NEST];
-	void			(*pause)(struct scenario *sc);
-};
-
-struct scenario {
-	struct kunit		*test;
-	const struct lrb_kunit_impl *impl;
-	void			*buf;
-	struct lrb_kunit_hook	hook;
-	int			cpu;
-	/* writes of the scenario's CPU that succeeded, and that failed */
-	unsigned long		ok;
-	unsigned long		failed;
-	unsigned int		first;
-	struct step		steps[MAX_STEPS];
-	unsigned int		nr_steps;
-	struct lrb_snapshot	*snaps;
-	bool			fired[MAX_STEPS];
-	int			nest_ret[MAX_STEPS][MAX_NEST];
-	int			depth;
-	unsigned int		count[MAX_DEPTH][LRB_HOOK_NR];
-	unsigned int		stray;
-	/* hook calls of readers running on another CPU */
-	atomic_t		foreign;
-	void			*data;
-};
-
-static bool sc_kernel(const struct scenario *sc)
-{
-	return sc->impl != &lrb_kunit_impl_lrb;
-}
-
-static bool sc_reader_point(enum lrb_hook_point point)
-{
-	return point >= LRB_HOOK_READER_LOOK;
-}
-
-/* Reserve len bytes on the scenario's CPU and fill them as event seq */
-static void *sc_reserve(struct scenario *sc, unsigned int len, u32 seq)
-{
-	void *ev = sc->impl->reserve(sc->buf, len);
-
-	if (!ev) {
-		sc->failed++;
-		return NULL;
-	}
-	lrb_kunit_fill(sc->impl->event_data(ev), len, seq);
-	return ev;
-}
-
-static void sc_commit(struct scenario *sc, void *ev)
-{
-	sc->impl->commit(sc->buf, ev);
-	sc->ok++;
-}
-
-static int sc_write(struct scenario *sc, unsigned int len, u32 seq)
-{
-	void *ev = sc_reserve(sc, len, seq);
-
-	if (!ev)
-		return -ENOSPC;
-	sc_commit(sc, ev);
-	return 0;
-}
-
-static void *sc_data(const struct scenario *sc, void *ev)
+static void *sc_data(const struct lrb_script *sc, void *ev)
 {
 	return sc->impl->event_data(ev);
-}
-
-static void *sc_consume(struct scenario *sc, u64 *ts, unsigned long *lost)
-{
-	return sc->impl->consume(sc->buf, sc->cpu, ts, lost);
-}
-
-/* Runs at the hook points, in the writer's or reader's context */
-static void sc_hook(void *buf, int cpu, enum lrb_hook_point point, void *data)
-{
-	struct scenario *sc = data;
-	unsigned int i, n, d;
-	unsigned long flags;
-
-	if (cpu != sc->cpu)
-		return;
-	if (raw_smp_processor_id() != sc->cpu) {
-		atomic_inc(&sc->foreign);
-		return;
-	}
-	d = sc->depth;
-	if (d >= MAX_DEPTH) {
-		sc->stray++;
-		return;
-	}
-	n = ++sc->count[d][point];
-	for (i = 0; i < sc->nr_steps; i++) {
-		struct step *st = &sc->steps[i];
-		int k;
-
-		if (sc->fired[i] || st->depth != d || st->point != point ||
-		    st->nth != n)
-			continue;
-		sc->fired[i] = true;
-		sc->impl->snapshot(buf, cpu, &sc->snaps[i]);
-		sc->depth++;
-		/* A nested writer is an interrupt: the next context level */
-		for (k = 0; k < MAX_NEST && st->nest[k].len; k++) {
-			flags = lrb_kunit_nest_enter(sc->depth);
-			sc->nest_ret[i][k] = sc_write(sc, st->nest[k].len,
-						      st->nest[k].seq);
-			lrb_kunit_nest_exit(sc->depth, flags);
-		}
-		sc->depth--;
-		if (st->pause)
-			st->pause(sc);
-		break;
-	}
-}
-
-static void sc_unhook(void *data)
-{
-	struct scenario *sc = data;
-
-	sc->impl->set_hook(sc->buf, NULL);
-}
-
-static void sc_free(void *data)
-{
-	struct scenario *sc = data;
-
-	sc->impl->free(sc->buf);
-}
-
-/* The checks every case ends with; the snapshot after the steps' */
-static void sc_check_end(void *data)
-{
-	struct scenario *sc = data;
-
-	lrb_kunit_impl_check_end(sc->test, sc->impl, sc->buf,
-				 &sc->snaps[MAX_STEPS], sc->cpu, sc->ok,
-				 sc->failed);
 }
 
 /*
@@ -225,72 +55,22 @@ static void sc_check_end(void *data)
  * in the log with the name; first is the page drawn in the document's
  * first box.
  */
-static struct scenario *sc_start(struct kunit *test, unsigned long flags,
-				 const char *where, unsigned int first)
+static struct lrb_script *sc_start(struct kunit *test, unsigned long flags,
+				   const char *where, unsigned int first)
 {
-	struct scenario *sc;
+	struct lrb_script *sc;
+	int cpu = lrb_kunit_pin_current(test);
 
-	sc = kunit_kzalloc(test, sizeof(*sc), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, sc);
-	/* One more for the end-of-case check */
-	sc->snaps = kunit_kcalloc(test, MAX_STEPS + 1, sizeof(*sc->snaps),
-				  GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, sc->snaps);
-	sc->test = test;
-	sc->impl = test->priv;
+	sc = lrb_script_start(test, RING_SIZE, flags, cpu, -1);
 	sc->first = first;
-	sc->buf = sc->impl->alloc(RING_SIZE, flags & LRB_FL_OVERWRITE);
-	KUNIT_ASSERT_NOT_NULL(test, sc->buf);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, sc_free, sc));
-	sc->cpu = lrb_kunit_pin_current(test);
 	sc->impl->set_clock(sc->buf, lrb_kunit_clock_tick);
 	lrb_kunit_clock_set(1000000);
-	/* Cleanup runs backwards: unhook first, then the checks */
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, sc_check_end, sc));
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, sc_unhook, sc));
-	sc->hook.fn = sc_hook;
-	sc->hook.data = sc;
-	KUNIT_ASSERT_EQ(test, 0, sc->impl->set_hook(sc->buf, &sc->hook));
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_arm(sc));
 	lrb_kunit_line(test, "lrb-scenario %s%s (%s; %s mode; boxes from p%u)",
-		       test->name, sc_kernel(sc) ? " [kernel]" : "", where,
+		       test->name, lrb_script_kernel(sc) ? " [kernel]" : "", where,
 		       flags & LRB_FL_OVERWRITE ? "overwrite" : "producer/consumer",
 		       first);
 	return sc;
-}
-
-static struct step *sc_add(struct scenario *sc, int depth,
-			   enum lrb_hook_point point, int nth, const char *cite,
-			   const char *title, const char *ring, const char *props)
-{
-	struct step *st;
-
-	KUNIT_ASSERT_LT(sc->test, sc->nr_steps, MAX_STEPS);
-	/* Occurrences count from the operation the steps are armed for */
-	if (point != LRB_HOOK_NR)
-		memset(sc->count, 0, sizeof(sc->count));
-	st = &sc->steps[sc->nr_steps++];
-	st->depth = depth;
-	st->point = point;
-	st->nth = nth;
-	st->cite = cite;
-	st->title = title;
-	st->ring = ring;
-	st->props = props;
-	return st;
-}
-
-/*
- * What the kernel's buffer shows at the step added last, where it differs
- * from lrb's: ring (NULL: the same as lrb's) and props, and why.
- */
-static void sc_kernel_differs(struct scenario *sc, const char *ring,
-			      const char *props, const char *why)
-{
-	struct step *st = &sc->steps[sc->nr_steps - 1];
-
-	st->kring = ring;
-	st->kprops = props;
-	st->kwhy = why;
 }
 
 /* The differences, each a row of docs/kernel-rb-differences.md */
@@ -299,134 +79,25 @@ static void sc_kernel_differs(struct scenario *sc, const char *ring,
 #define K_COUNT	"entries counts a nested commit at once, lrb's committed once the outermost writer commits (rb_commit())"
 #define K_DONE	"its reader_done point comes after the old head became the reader page, lrb's before"
 
-/* A step whose nested writer writes (len, seq) pairs */
-static void sc_nest(struct step *st, unsigned int len, u32 seq)
-{
-	int k;
-
-	for (k = 0; k < MAX_NEST && st->nest[k].len; k++)
-		;
-	if (k < MAX_NEST) {
-		st->nest[k].len = len;
-		st->nest[k].seq = seq;
-	}
-}
-
-/* A snapshot the test thread takes itself, between operations */
-static struct step *sc_snap(struct scenario *sc, const char *cite,
-			    const char *title, const char *ring,
-			    const char *props)
-{
-	unsigned int i = sc->nr_steps;
-	struct step *st;
-
-	st = sc_add(sc, -1, LRB_HOOK_NR, 0, cite, title, ring, props);
-	sc->fired[i] = !sc->impl->snapshot(sc->buf, sc->cpu, &sc->snaps[i]);
-	return st;
-}
-
-/* "reader at reader_before_swap #1", "nested writer 2 at tail_after #1" */
-static void sc_where(const struct step *st, char *buf, size_t len)
-{
-	if (st->point == LRB_HOOK_NR)
-		strscpy(buf, "test thread, between operations", len);
-	else if (sc_reader_point(st->point))
-		snprintf(buf, len, "reader at %s #%d",
-			 lrb_hook_name(st->point), st->nth);
-	else if (!st->depth)
-		snprintf(buf, len, "outer writer at %s #%d",
-			 lrb_hook_name(st->point), st->nth);
-	else
-		snprintf(buf, len, "nested writer %d at %s #%d", st->depth,
-			 lrb_hook_name(st->point), st->nth);
-}
-
-/*
- * Draw every step and check it against what the document draws (on the
- * kernel's buffer, against what it differs by, where it does). Called by
- * the test thread once no writer holds a reservation.
- */
-static void sc_report(struct scenario *sc)
-{
-	struct kunit *test = sc->test;
-	char title[240], where[64];
-	const char *ring, *props;
-	unsigned int i;
-	int k;
-
-	for (i = 0; i < sc->nr_steps; i++) {
-		const struct step *st = &sc->steps[i];
-		bool ok, differs = sc_kernel(sc) && st->kwhy;
-
-		sc_where(st, where, sizeof(where));
-		snprintf(title, sizeof(title), "lrb-step %u: %s  [%s]  (%s)",
-			 i + 1, st->title, where, st->cite);
-		if (!sc->fired[i]) {
-			KUNIT_FAIL(test, "step %u never happened: %s [%s]",
-				   i + 1, st->title, where);
-			continue;
-		}
-		lrb_kunit_render_from(test, &sc->snaps[i], title, sc->first);
-		ring = differs && st->kring ? st->kring : st->ring;
-		props = differs ? st->kprops : st->props;
-		ok = lrb_kunit_expect(test, &sc->snaps[i], ring, props);
-		if (differs)
-			lrb_kunit_line(test, "kernel differs: %s", st->kwhy);
-		lrb_kunit_line(test, "expect: %s  %s  -> %s", ring ? ring : "",
-			       props ? props : "", ok ? "as drawn" : "MISMATCH");
-		for (k = 0; k < MAX_NEST && st->nest[k].len; k++)
-			KUNIT_EXPECT_EQ_MSG(test, sc->nest_ret[i][k], 0,
-					    "nested write %d at step %u", k,
-					    i + 1);
-	}
-	KUNIT_EXPECT_EQ(test, sc->stray, 0U);
-}
-
-/*
- * Read everything back: the events must come in the order given, with
- * their payloads, lengths and time stamps that never go backwards, and the
- * loss reported before event index lost_at (-1: none).
- */
-static void sc_read(struct scenario *sc, const u32 *seqs, const u32 *lens,
+/* Read everything back, the loss of lost_nr reported before seqs[lost_at] */
+static void sc_read(struct lrb_script *sc, const u32 *seqs, const u32 *lens,
 		    unsigned int n, int lost_at, unsigned long lost_nr)
 {
-	const struct lrb_kunit_impl *impl = sc->impl;
-	struct kunit *test = sc->test;
-	unsigned long lost;
-	unsigned int i;
-	u64 ts, last = 0;
-	void *ev;
+	unsigned long losts[8] = {};
 
-	for (i = 0; i < n; i++) {
-		ev = sc_consume(sc, &ts, &lost);
-		KUNIT_ASSERT_NOT_NULL_MSG(test, ev, "event %u (seq %u)", i,
-					  seqs[i]);
-		KUNIT_EXPECT_EQ_MSG(test, impl->event_length(ev),
-				    impl->payload_length(lens[i]),
-				    "event %u", i);
-		KUNIT_EXPECT_TRUE_MSG(test,
-				      lrb_kunit_payload_ok(sc_data(sc, ev),
-							   lens[i], seqs[i]),
-				      "event %u should be seq %u, is seq %u", i,
-				      seqs[i],
-				      lrb_kunit_payload_seq(sc_data(sc, ev)));
-		KUNIT_EXPECT_EQ_MSG(test, lost, (int)i == lost_at ? lost_nr : 0,
-				    "lost before event %u", i);
-		KUNIT_EXPECT_GE_MSG(test, ts, last, "time of event %u", i);
-		last = ts;
-	}
-	KUNIT_EXPECT_NULL(test, sc_consume(sc, NULL, NULL));
-	lrb_kunit_line(test, "read back %u events in order, payloads intact%s",
-		       n, lost_at >= 0 ? ", loss reported" : "");
+	KUNIT_ASSERT_LE(sc->test, n, ARRAY_SIZE(losts));
+	if (lost_at >= 0)
+		losts[lost_at] = lost_nr;
+	lrb_script_read(sc, seqs, lens, losts, n);
 }
 
 /* Fill the four ring pages with one BIG event each: seqs 0..3 */
-static void sc_fill(struct scenario *sc)
+static void sc_fill(struct lrb_script *sc)
 {
 	u32 seq;
 
 	for (seq = 0; seq < 4; seq++)
-		KUNIT_ASSERT_EQ(sc->test, 0, sc_write(sc, BIG, seq));
+		KUNIT_ASSERT_EQ(sc->test, 0, lrb_script_write(sc, BIG, seq));
 }
 
 /* ---- the scenarios ------------------------------------------------------ */
@@ -434,40 +105,40 @@ static void sc_fill(struct scenario *sc)
 /* The reader swaps its empty page with the head page */
 static void reader_swap_empty_reader_page(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, RST ", section \"" LOCKLESS
+	struct lrb_script *sc = sc_start(test, 0, RST ", section \"" LOCKLESS
 				       "\", lines 488-569", 1);
 	static const u32 seqs[] = { 0, 1 }, lens[] = { BIG, S };
 	unsigned long lost;
 	void *ev;
 
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 0));
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 1));
-	sc_snap(sc, "rst 494-506",
-		"the reader page is outside the ring; the pointer to the head has HEADER",
-		"p1 --> p2 --> p3 --> p4 -H->",
-		"head=p1 tail=p2 commit=p2 reader=p0 rnext=p1 rflag=N rprev=p4");
-	sc_kernel_differs(sc, NULL,
-			  "head=p1 tail=p2 commit=p2 reader=p0 rnext=p0 rprev=p0",
-			  K_LONE);
-	sc_add(sc, 0, LRB_HOOK_READER_BEFORE_SWAP, 1, "rst 508-523",
-	       "the reader page points at the page after the head, with HEADER",
-	       "p1 --> p2 --> p3 --> p4 -H->",
-	       "reader=p0 rnext=p2 rflag=H rprev=p4 head=p1");
-	sc_add(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst 525-540",
-	       "cmpxchg: the page before the head points at the reader page",
-	       "p0 -H-> p2 --> p3 --> p4 -->",
-	       "staleprev=p2:p1 rule=p1 head=p2");
-	sc_add(sc, 0, LRB_HOOK_READER_DONE, 1, "rst 542-556",
-	       "the new head's prev points back at the old reader page",
-	       "p0 -H-> p2 --> p3 --> p4 -->", "head=p2");
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, BIG, 0));
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, S, 1));
+	lrb_script_snap(sc, "rst 494-506",
+			"the reader page is outside the ring; the pointer to the head has HEADER",
+			"p1 --> p2 --> p3 --> p4 -H->",
+			"head=p1 tail=p2 commit=p2 reader=p0 rnext=p1 rflag=N rprev=p4");
+	lrb_script_kernel_differs(sc, NULL,
+				  "head=p1 tail=p2 commit=p2 reader=p0 rnext=p0 rprev=p0",
+				  K_LONE);
+	lrb_script_step(sc, 0, LRB_HOOK_READER_BEFORE_SWAP, 1, "rst 508-523",
+			"the reader page points at the page after the head, with HEADER",
+			"p1 --> p2 --> p3 --> p4 -H->",
+			"reader=p0 rnext=p2 rflag=H rprev=p4 head=p1");
+	lrb_script_step(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst 525-540",
+			"cmpxchg: the page before the head points at the reader page",
+			"p0 -H-> p2 --> p3 --> p4 -->",
+			"staleprev=p2:p1 rule=p1 head=p2");
+	lrb_script_step(sc, 0, LRB_HOOK_READER_DONE, 1, "rst 542-556",
+			"the new head's prev points back at the old reader page",
+			"p0 -H-> p2 --> p3 --> p4 -->", "head=p2");
 
-	ev = sc_consume(sc, NULL, &lost);
+	ev = lrb_script_consume(sc, NULL, &lost);
 	KUNIT_EXPECT_NOT_NULL(test, ev);
-	sc_snap(sc, "rst 558-569",
-		"the old head is the new reader page, outside the ring",
-		"p0 -H-> p2 --> p3 --> p4 -->",
-		"reader=p1 rnext=p2 rflag=N rprev=p4 head=p2 tail=p2 commit=p2 rule=p1");
-	sc_report(sc);
+	lrb_script_snap(sc, "rst 558-569",
+			"the old head is the new reader page, outside the ring",
+			"p0 -H-> p2 --> p3 --> p4 -->",
+			"reader=p1 rnext=p2 rflag=N rprev=p4 head=p2 tail=p2 commit=p2 rule=p1");
+	lrb_script_report(sc);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
 	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(sc_data(sc, ev), BIG, 0));
 	sc_read(sc, seqs + 1, lens + 1, 1, -1, 0);
@@ -476,221 +147,221 @@ static void reader_swap_empty_reader_page(struct kunit *test)
 /* The page swapped is the commit and the tail page */
 static void swap_commit_and_tail_page(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, RST ", section \"" GENERIC
+	struct lrb_script *sc = sc_start(test, 0, RST ", section \"" GENERIC
 				       "\", lines 191-214", 4);
 	static const u32 seqs[] = { 1, 2 }, lens[] = { S, BIG };
 
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 1));
-	KUNIT_ASSERT_NOT_NULL(test, sc_consume(sc, NULL, NULL));
-	sc_snap(sc, "rst 194-209",
-		"less than a page was written: the reader took the commit and tail page",
-		"p4 --> p0 -H-> p2 --> p3 -->",
-		"reader=p1 commit=p1 tail=p1 head=p2 rnext=p2 rflag=N p1.read=12 p1.commit=24");
-	sc_kernel_differs(sc, NULL,
-			  "reader=p1 commit=p1 tail=p1 head=p2 rnext=p2 rflag=N p1.read=16 p1.commit=32",
-			  K_SMALL);
-	sc_add(sc, 0, LRB_HOOK_MOVE_TAIL, 1, "rst 194-209",
-	       "the writer reaches the end of the reader page",
-	       "p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 tail=p1 commit=p1 head=p2");
-	sc_add(sc, 0, LRB_HOOK_TAIL_AFTER, 1, "rst text 211-214",
-	       "it leaves the reader page through its next pointer, into the ring",
-	       "p4 --> p0 -H-> p2 --> p3 -->", "tail=p2 commit=p1 head=p2");
-	KUNIT_EXPECT_EQ(test, 0, sc_write(sc, BIG, 2));
-	sc_snap(sc, "rst text 211-214",
-		"the commit followed; the head page did not move",
-		"p4 --> p0 -H-> p2 --> p3 -->", "tail=p2 commit=p2 head=p2 reader=p1");
-	sc_report(sc);
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, S, 0));
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, S, 1));
+	KUNIT_ASSERT_NOT_NULL(test, lrb_script_consume(sc, NULL, NULL));
+	lrb_script_snap(sc, "rst 194-209",
+			"less than a page was written: the reader took the commit and tail page",
+			"p4 --> p0 -H-> p2 --> p3 -->",
+			"reader=p1 commit=p1 tail=p1 head=p2 rnext=p2 rflag=N p1.read=12 p1.commit=24");
+	lrb_script_kernel_differs(sc, NULL,
+				  "reader=p1 commit=p1 tail=p1 head=p2 rnext=p2 rflag=N p1.read=16 p1.commit=32",
+				  K_SMALL);
+	lrb_script_step(sc, 0, LRB_HOOK_MOVE_TAIL, 1, "rst 194-209",
+			"the writer reaches the end of the reader page",
+			"p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 tail=p1 commit=p1 head=p2");
+	lrb_script_step(sc, 0, LRB_HOOK_TAIL_AFTER, 1, "rst text 211-214",
+			"it leaves the reader page through its next pointer, into the ring",
+			"p4 --> p0 -H-> p2 --> p3 -->", "tail=p2 commit=p1 head=p2");
+	KUNIT_EXPECT_EQ(test, 0, lrb_script_write(sc, BIG, 2));
+	lrb_script_snap(sc, "rst text 211-214",
+			"the commit followed; the head page did not move",
+			"p4 --> p0 -H-> p2 --> p3 -->", "tail=p2 commit=p2 head=p2 reader=p1");
+	lrb_script_report(sc);
 	sc_read(sc, seqs, lens, 2, -1, 0);
 }
 
 /* Reserve, nested reserve, pending commit, full commit */
 static void reserve_nested_commit_pending(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, RST ", section \"" GENERIC
+	struct lrb_script *sc = sc_start(test, 0, RST ", section \"" GENERIC
 				       "\", lines 233-308", 1);
 	static const u32 seqs[] = { 1, 2 }, lens[] = { S, S };
 	void *outer, *inner, *seen[2];
 
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
-	sc_snap(sc, "rst 257-266", "written: the commit is at the end of the event",
-		NULL, "p1.write=12 p1.commit=12 committing=0");
-	sc_kernel_differs(sc, NULL, "p1.write=16 p1.commit=16 committing=0",
-			  K_SMALL);
-
-	outer = sc_reserve(sc, S, 1);
-	KUNIT_ASSERT_NOT_NULL(test, outer);
-	sc_snap(sc, "rst 246-255",
-		"write reserve: given back to the writer, the tail past it",
-		NULL, "p1.write=24 p1.commit=12 committing=1");
-	sc_kernel_differs(sc, NULL, "p1.write=32 p1.commit=16 committing=1",
-			  K_SMALL);
-	inner = sc_reserve(sc, S, 2);
-	if (inner) {
-		sc_snap(sc, "rst 269-278", "a second writer reserves after the first",
-			NULL, "p1.write=36 p1.commit=12 committing=2");
-		sc_kernel_differs(sc, NULL, "p1.write=48 p1.commit=16 committing=2",
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, S, 0));
+	lrb_script_snap(sc, "rst 257-266", "written: the commit is at the end of the event",
+			NULL, "p1.write=12 p1.commit=12 committing=0");
+	lrb_script_kernel_differs(sc, NULL, "p1.write=16 p1.commit=16 committing=0",
 				  K_SMALL);
-		sc_commit(sc, inner);
+
+	outer = lrb_script_reserve(sc, S, 1);
+	KUNIT_ASSERT_NOT_NULL(test, outer);
+	lrb_script_snap(sc, "rst 246-255",
+			"write reserve: given back to the writer, the tail past it",
+			NULL, "p1.write=24 p1.commit=12 committing=1");
+	lrb_script_kernel_differs(sc, NULL, "p1.write=32 p1.commit=16 committing=1",
+				  K_SMALL);
+	inner = lrb_script_reserve(sc, S, 2);
+	if (inner) {
+		lrb_script_snap(sc, "rst 269-278", "a second writer reserves after the first",
+				NULL, "p1.write=36 p1.commit=12 committing=2");
+		lrb_script_kernel_differs(sc, NULL, "p1.write=48 p1.commit=16 committing=2",
+					  K_SMALL);
+		lrb_script_commit(sc, inner);
 	}
 	/* committed counts what is below the commit index: not yet the inner */
-	sc_snap(sc, "rst 280-291", "the second writer committed: a pending commit",
-		NULL, "p1.write=36 p1.commit=12 committing=1 committed=1");
-	sc_kernel_differs(sc, NULL, "p1.write=48 p1.commit=16 committing=1 committed=2",
-			  K_SMALL ", and " K_COUNT);
-	seen[0] = sc_consume(sc, NULL, NULL);
-	seen[1] = sc_consume(sc, NULL, NULL);
-	sc_snap(sc, "rst text 305-308",
-		"a reader sees the written event only: a pending commit is not a full commit",
-		NULL, "p1.read=12 read=1");
-	sc_kernel_differs(sc, NULL, "p1.read=16 read=1",
-			  K_SMALL);
-	sc_commit(sc, outer);
-	sc_snap(sc, "rst 293-302",
-		"the first writer commits: last full commit and tail meet",
-		NULL, "p1.write=36 p1.commit=36 committing=0 committed=3");
-	sc_kernel_differs(sc, NULL, "p1.write=48 p1.commit=48 committing=0 committed=3",
-			  K_SMALL);
+	lrb_script_snap(sc, "rst 280-291", "the second writer committed: a pending commit",
+			NULL, "p1.write=36 p1.commit=12 committing=1 committed=1");
+	lrb_script_kernel_differs(sc, NULL, "p1.write=48 p1.commit=16 committing=1 committed=2",
+				  K_SMALL ", and " K_COUNT);
+	seen[0] = lrb_script_consume(sc, NULL, NULL);
+	seen[1] = lrb_script_consume(sc, NULL, NULL);
+	lrb_script_snap(sc, "rst text 305-308",
+			"a reader sees the written event only: a pending commit is not a full commit",
+			NULL, "p1.read=12 read=1");
+	lrb_script_kernel_differs(sc, NULL, "p1.read=16 read=1",
+				  K_SMALL);
+	lrb_script_commit(sc, outer);
+	lrb_script_snap(sc, "rst 293-302",
+			"the first writer commits: last full commit and tail meet",
+			NULL, "p1.write=36 p1.commit=36 committing=0 committed=3");
+	lrb_script_kernel_differs(sc, NULL, "p1.write=48 p1.commit=48 committing=0 committed=3",
+				  K_SMALL);
 
 	KUNIT_ASSERT_NOT_NULL(test, inner);
 	KUNIT_EXPECT_NOT_NULL(test, seen[0]);
 	KUNIT_EXPECT_NULL(test, seen[1]);
-	sc_report(sc);
+	lrb_script_report(sc);
 	sc_read(sc, seqs, lens, 2, -1, 0);
 }
 
 /* Head, commit and tail on three different pages, in that order */
 static void tail_ahead_of_commit(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, RST ", section \"" GENERIC
+	struct lrb_script *sc = sc_start(test, 0, RST ", section \"" GENERIC
 				       "\", lines 310-334", 1);
 	static const u32 seqs[] = { 0, 1, 2, 3, 4 },
 			 lens[] = { BIG, BIG, S, S, BIG };
 	void *outer;
 	int r;
 
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 0));
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 1));
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 2));
-	outer = sc_reserve(sc, S, 3);
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, BIG, 0));
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, BIG, 1));
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, S, 2));
+	outer = lrb_script_reserve(sc, S, 3);
 	KUNIT_ASSERT_NOT_NULL(test, outer);
-	r = sc_write(sc, BIG, 4);
-	sc_snap(sc, "rst 325-334",
-		"a writer on the commit page is interrupted; the nested one moves the tail ahead: head, commit, tail",
-		"p1 --> p2 --> p3 --> p4 -H->",
-		"head=p1 commit=p3 tail=p4 committing=1 p3.commit=12 p4.commit=0");
-	sc_kernel_differs(sc, NULL,
-			  "head=p1 commit=p3 tail=p4 committing=1 p3.commit=16 p4.commit=0",
-			  K_SMALL);
-	sc_commit(sc, outer);
-	sc_snap(sc, "rst text 305-312",
-		"the outermost commit takes the commit page to the tail page",
-		"p1 --> p2 --> p3 --> p4 -H->",
-		"head=p1 commit=p4 tail=p4 committing=0 p3.commit=4080 p4.commit=4080");
+	r = lrb_script_write(sc, BIG, 4);
+	lrb_script_snap(sc, "rst 325-334",
+			"a writer on the commit page is interrupted; the nested one moves the tail ahead: head, commit, tail",
+			"p1 --> p2 --> p3 --> p4 -H->",
+			"head=p1 commit=p3 tail=p4 committing=1 p3.commit=12 p4.commit=0");
+	lrb_script_kernel_differs(sc, NULL,
+				  "head=p1 commit=p3 tail=p4 committing=1 p3.commit=16 p4.commit=0",
+				  K_SMALL);
+	lrb_script_commit(sc, outer);
+	lrb_script_snap(sc, "rst text 305-312",
+			"the outermost commit takes the commit page to the tail page",
+			"p1 --> p2 --> p3 --> p4 -H->",
+			"head=p1 commit=p4 tail=p4 committing=0 p3.commit=4080 p4.commit=4080");
 	KUNIT_EXPECT_EQ(test, r, 0);
-	sc_report(sc);
+	lrb_script_report(sc);
 	sc_read(sc, seqs, lens, 5, -1, 0);
 }
 
 /* The commit on the reader page; the head stays */
 static void commit_on_reader_page_head_stays(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+	struct lrb_script *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
 				       GENERIC "\", lines 336-365", 4);
 	static const u32 seqs[] = { 1, 2, 3 }, lens[] = { S, BIG, BIG };
 	void *outer, *first;
 	int r1, r2;
 
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
-	outer = sc_reserve(sc, S, 1);
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, S, 0));
+	outer = lrb_script_reserve(sc, S, 1);
 	KUNIT_ASSERT_NOT_NULL(test, outer);
-	first = sc_consume(sc, NULL, NULL);
-	sc_snap(sc, "rst 343-361",
-		"the reader swapped out the commit page: commit and tail on the reader page, the head after them",
-		"p4 --> p0 -H-> p2 --> p3 -->",
-		"reader=p1 commit=p1 tail=p1 head=p2 rnext=p2 committing=1");
-	r1 = sc_write(sc, BIG, 2);
-	r2 = sc_write(sc, BIG, 3);
-	sc_snap(sc, "rst text 364-365",
-		"the tail moved back into the ring; the head page does not move",
-		"p4 --> p0 -H-> p2 --> p3 -->",
-		"reader=p1 commit=p1 tail=p3 head=p2 committing=1");
-	sc_commit(sc, outer);
-	sc_snap(sc, "rst text 364-365",
-		"the outermost commit leaves the reader page through its next pointer",
-		"p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 commit=p3 tail=p3 head=p2");
+	first = lrb_script_consume(sc, NULL, NULL);
+	lrb_script_snap(sc, "rst 343-361",
+			"the reader swapped out the commit page: commit and tail on the reader page, the head after them",
+			"p4 --> p0 -H-> p2 --> p3 -->",
+			"reader=p1 commit=p1 tail=p1 head=p2 rnext=p2 committing=1");
+	r1 = lrb_script_write(sc, BIG, 2);
+	r2 = lrb_script_write(sc, BIG, 3);
+	lrb_script_snap(sc, "rst text 364-365",
+			"the tail moved back into the ring; the head page does not move",
+			"p4 --> p0 -H-> p2 --> p3 -->",
+			"reader=p1 commit=p1 tail=p3 head=p2 committing=1");
+	lrb_script_commit(sc, outer);
+	lrb_script_snap(sc, "rst text 364-365",
+			"the outermost commit leaves the reader page through its next pointer",
+			"p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 commit=p3 tail=p3 head=p2");
 	KUNIT_EXPECT_NOT_NULL(test, first);
 	KUNIT_EXPECT_EQ(test, r1, 0);
 	KUNIT_EXPECT_EQ(test, r2, 0);
-	sc_report(sc);
+	lrb_script_report(sc);
 	sc_read(sc, seqs, lens, 3, -1, 0);
 }
 
 /* The reader meets the last full commit */
 static void reader_meets_last_full_commit(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, RST ", section \"" GENERIC
+	struct lrb_script *sc = sc_start(test, 0, RST ", section \"" GENERIC
 				       "\", lines 367-370", 4);
 	static const u32 seqs[] = { 1, 2 }, lens[] = { S, S };
 	void *outer, *got[3];
 	bool empty;
 	int r;
 
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
-	outer = sc_reserve(sc, S, 1);
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, S, 0));
+	outer = lrb_script_reserve(sc, S, 1);
 	KUNIT_ASSERT_NOT_NULL(test, outer);
-	got[0] = sc_consume(sc, NULL, NULL);
-	got[1] = sc_consume(sc, NULL, NULL);
+	got[0] = lrb_script_consume(sc, NULL, NULL);
+	got[1] = lrb_script_consume(sc, NULL, NULL);
 	empty = sc->impl->empty_cpu(sc->buf, sc->cpu);
-	sc_snap(sc, "rst text 367-370",
-		"the reader met the last full commit: empty until the next one",
-		"p4 --> p0 -H-> p2 --> p3 -->",
-		"reader=p1 commit=p1 p1.read=12 p1.commit=12 head=p2");
-	sc_kernel_differs(sc, NULL, "reader=p1 commit=p1 p1.read=16 p1.commit=16 head=p2",
-			  K_SMALL);
-	r = sc_write(sc, S, 2);
-	got[2] = sc_consume(sc, NULL, NULL);
-	sc_snap(sc, "rst text 367-370",
-		"a nested commit is pending, not full: still empty, and no swap",
-		"p4 --> p0 -H-> p2 --> p3 -->",
-		"reader=p1 commit=p1 head=p2 p1.write=36 p1.commit=12");
-	sc_kernel_differs(sc, NULL, "reader=p1 commit=p1 head=p2 p1.write=48 p1.commit=16",
-			  K_SMALL);
-	sc_commit(sc, outer);
+	lrb_script_snap(sc, "rst text 367-370",
+			"the reader met the last full commit: empty until the next one",
+			"p4 --> p0 -H-> p2 --> p3 -->",
+			"reader=p1 commit=p1 p1.read=12 p1.commit=12 head=p2");
+	lrb_script_kernel_differs(sc, NULL, "reader=p1 commit=p1 p1.read=16 p1.commit=16 head=p2",
+				  K_SMALL);
+	r = lrb_script_write(sc, S, 2);
+	got[2] = lrb_script_consume(sc, NULL, NULL);
+	lrb_script_snap(sc, "rst text 367-370",
+			"a nested commit is pending, not full: still empty, and no swap",
+			"p4 --> p0 -H-> p2 --> p3 -->",
+			"reader=p1 commit=p1 head=p2 p1.write=36 p1.commit=12");
+	lrb_script_kernel_differs(sc, NULL, "reader=p1 commit=p1 head=p2 p1.write=48 p1.commit=16",
+				  K_SMALL);
+	lrb_script_commit(sc, outer);
 	KUNIT_EXPECT_NOT_NULL(test, got[0]);
 	KUNIT_EXPECT_NULL(test, got[1]);
 	KUNIT_EXPECT_NULL(test, got[2]);
 	KUNIT_EXPECT_TRUE(test, empty);
 	KUNIT_EXPECT_EQ(test, r, 0);
-	sc_report(sc);
+	lrb_script_report(sc);
 	sc_read(sc, seqs, lens, 2, -1, 0);
 }
 
 /* Overwrite mode: the tail pushes the head one page */
 static void overwrite_tail_pushes_head(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+	struct lrb_script *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
 				       GENERIC "\", lines 372-414", 3);
 	static const u32 seqs[] = { 1, 2, 3, 4 }, lens[] = { BIG, BIG, BIG, BIG };
 
 	sc_fill(sc);
-	sc_snap(sc, "rst 376-387",
-		"the ring is full: the tail page is the one before the head",
-		"p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1 rnext=p1");
-	sc_kernel_differs(sc, NULL, "tail=p4 head=p1 rnext=p0", K_LONE);
-	sc_add(sc, 0, LRB_HOOK_TAIL_BEFORE, 1, "rst 390-399",
-	       "overwrite: the head is pushed one page ahead first",
-	       "p3 --> p4 --> p1 -H-> p2 -->", "tail=p4 head=p2 overrun=1");
-	sc_add(sc, 0, LRB_HOOK_TAIL_AFTER, 1, "rst 402-411",
-	       "then the tail moves onto the page the head left",
-	       "p3 --> p4 --> p1 -H-> p2 -->", "tail=p1 head=p2");
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 4));
-	sc_snap(sc, "rst text 413-414",
-		"the reader page still points at the previous head; a swap uses the new one",
-		"p3 --> p4 --> p1 -H-> p2 -->",
-		"reader=p0 rnext=p1 rflag=N commit=p1 pages_lost=1");
-	sc_kernel_differs(sc, NULL, "reader=p0 rnext=p0 commit=p1 pages_lost=1", K_LONE);
-	sc_report(sc);
+	lrb_script_snap(sc, "rst 376-387",
+			"the ring is full: the tail page is the one before the head",
+			"p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1 rnext=p1");
+	lrb_script_kernel_differs(sc, NULL, "tail=p4 head=p1 rnext=p0", K_LONE);
+	lrb_script_step(sc, 0, LRB_HOOK_TAIL_BEFORE, 1, "rst 390-399",
+			"overwrite: the head is pushed one page ahead first",
+			"p3 --> p4 --> p1 -H-> p2 -->", "tail=p4 head=p2 overrun=1");
+	lrb_script_step(sc, 0, LRB_HOOK_TAIL_AFTER, 1, "rst 402-411",
+			"then the tail moves onto the page the head left",
+			"p3 --> p4 --> p1 -H-> p2 -->", "tail=p1 head=p2");
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, BIG, 4));
+	lrb_script_snap(sc, "rst text 413-414",
+			"the reader page still points at the previous head; a swap uses the new one",
+			"p3 --> p4 --> p1 -H-> p2 -->",
+			"reader=p0 rnext=p1 rflag=N commit=p1 pages_lost=1");
+	lrb_script_kernel_differs(sc, NULL, "reader=p0 rnext=p0 commit=p1 pages_lost=1", K_LONE);
+	lrb_script_report(sc);
 	/* A swap uses the most recent head: the oldest page is lost */
 	sc_read(sc, seqs, lens, 4, 0, 1);
 }
@@ -698,71 +369,71 @@ static void overwrite_tail_pushes_head(struct kunit *test)
 /* Producer/consumer mode: the write fails */
 static void producer_consumer_write_fails(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, RST ", section \"" GENERIC
+	struct lrb_script *sc = sc_start(test, 0, RST ", section \"" GENERIC
 				       "\", lines 372-374", 3);
 	static const u32 seqs[] = { 0, 1, 2, 3 }, lens[] = { BIG, BIG, BIG, BIG };
 
 	sc_fill(sc);
-	KUNIT_EXPECT_EQ(test, sc_write(sc, BIG, 4), -ENOSPC);
-	KUNIT_EXPECT_EQ(test, sc_write(sc, S, 4), -ENOSPC);
-	sc_snap(sc, "rst text 372-374",
-		"producer/consumer: the writes fail, nothing moves",
-		"p3 --> p4 -H-> p1 --> p2 -->",
-		"tail=p4 commit=p4 head=p1 dropped=2 overrun=0");
-	sc_report(sc);
+	KUNIT_EXPECT_EQ(test, lrb_script_write(sc, BIG, 4), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, lrb_script_write(sc, S, 4), -ENOSPC);
+	lrb_script_snap(sc, "rst text 372-374",
+			"producer/consumer: the writes fail, nothing moves",
+			"p3 --> p4 -H-> p1 --> p2 -->",
+			"tail=p4 commit=p4 head=p1 dropped=2 overrun=0");
+	lrb_script_report(sc);
 	sc_read(sc, seqs, lens, 4, -1, 0);
 }
 
 /* The HEADER flag, turned to UPDATE when the tail meets it */
 static void header_flag_turns_update(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+	struct lrb_script *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
 				       LOCKLESS "\", lines 432-481", 3);
 	static const u32 seqs[] = { 1, 2, 3, 4 }, lens[] = { BIG, BIG, BIG, BIG };
 
 	sc_fill(sc);
-	sc_snap(sc, "rst 441-454",
-		"\"-H->\": the pointer to the head page has the HEADER flag; the reader page points at the head",
-		"p3 --> p4 -H-> p1 --> p2 -->", "head=p1 rnext=p1 nrH=1 nrU=0");
-	sc_kernel_differs(sc, NULL, "head=p1 rnext=p0 nrH=1 nrU=0", K_LONE);
-	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "rst 461-471",
-	       "the tail page meets the head pointer",
-	       "p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1 nrH=1 nrU=0");
-	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 473-479",
-	       "cmpxchg turned it to \"-U->\", the UPDATE state",
-	       "p3 --> p4 -U-> p1 --> p2 -->", "tail=p4 head=- nrH=0 nrU=1");
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 4));
-	sc_report(sc);
+	lrb_script_snap(sc, "rst 441-454",
+			"\"-H->\": the pointer to the head page has the HEADER flag; the reader page points at the head",
+			"p3 --> p4 -H-> p1 --> p2 -->", "head=p1 rnext=p1 nrH=1 nrU=0");
+	lrb_script_kernel_differs(sc, NULL, "head=p1 rnext=p0 nrH=1 nrU=0", K_LONE);
+	lrb_script_step(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "rst 461-471",
+			"the tail page meets the head pointer",
+			"p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1 nrH=1 nrU=0");
+	lrb_script_step(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 473-479",
+			"cmpxchg turned it to \"-U->\", the UPDATE state",
+			"p3 --> p4 -U-> p1 --> p2 -->", "tail=p4 head=- nrH=0 nrU=1");
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, BIG, 4));
+	lrb_script_report(sc);
 	sc_read(sc, seqs, lens, 4, 0, 1);
 }
 
 /* The reader's cmpxchg fails when a writer moved the head */
 static void reader_swap_retries_when_head_moved(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+	struct lrb_script *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
 				       LOCKLESS "\", lines 488-527", 1);
 	static const u32 seqs[] = { 1, 2, 3, 4 }, lens[] = { BIG, BIG, BIG, BIG };
 	void *ev;
 	unsigned long lost;
-	struct step *st;
+	struct lrb_script_step *st;
 
 	sc_fill(sc);
-	st = sc_add(sc, 0, LRB_HOOK_READER_BEFORE_SWAP, 1, "rst 508-523",
-		    "the reader prepared its page for head p1; a writer interrupts it",
-		    "p1 --> p2 --> p3 --> p4 -H->",
-		    "reader=p0 rnext=p2 rflag=H rprev=p4 head=p1");
-	sc_nest(st, BIG, 4);
-	sc_add(sc, 0, LRB_HOOK_READER_SWAP_FAILED, 1, "rst text 488-491",
-	       "the writer pushed the head: the pointer the reader's cmpxchg expects has no HEADER, it fails",
-	       "p1 -H-> p2 --> p3 --> p4 -->", "head=p2 tail=p1 rnext=p2 rprev=p4");
-	sc_add(sc, 0, LRB_HOOK_READER_BEFORE_SWAP, 2, "rst 508-523",
-	       "it looks for the head again and prepares for p2",
-	       "p1 -H-> p2 --> p3 --> p4 -->", "head=p2 rnext=p3 rflag=H rprev=p1");
-	sc_add(sc, 0, LRB_HOOK_READER_DONE, 1, "rst 542-556",
-	       "the second cmpxchg succeeded: p0 replaced p2 in the ring",
-	       "p1 --> p0 -H-> p3 --> p4 -->", "head=p3 tail=p1");
-	ev = sc_consume(sc, NULL, &lost);
-	sc_report(sc);
+	st = lrb_script_step(sc, 0, LRB_HOOK_READER_BEFORE_SWAP, 1, "rst 508-523",
+			     "the reader prepared its page for head p1; a writer interrupts it",
+			     "p1 --> p2 --> p3 --> p4 -H->",
+			     "reader=p0 rnext=p2 rflag=H rprev=p4 head=p1");
+	lrb_script_nest(st, BIG, 4);
+	lrb_script_step(sc, 0, LRB_HOOK_READER_SWAP_FAILED, 1, "rst text 488-491",
+			"the writer pushed the head: the pointer the reader's cmpxchg expects has no HEADER, it fails",
+			"p1 -H-> p2 --> p3 --> p4 -->", "head=p2 tail=p1 rnext=p2 rprev=p4");
+	lrb_script_step(sc, 0, LRB_HOOK_READER_BEFORE_SWAP, 2, "rst 508-523",
+			"it looks for the head again and prepares for p2",
+			"p1 -H-> p2 --> p3 --> p4 -->", "head=p2 rnext=p3 rflag=H rprev=p1");
+	lrb_script_step(sc, 0, LRB_HOOK_READER_DONE, 1, "rst 542-556",
+			"the second cmpxchg succeeded: p0 replaced p2 in the ring",
+			"p1 --> p0 -H-> p3 --> p4 -->", "head=p3 tail=p1");
+	ev = lrb_script_consume(sc, NULL, &lost);
+	lrb_script_report(sc);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
 	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(sc_data(sc, ev), BIG, 1));
 	KUNIT_EXPECT_EQ(test, lost, 1UL);
@@ -772,91 +443,91 @@ static void reader_swap_retries_when_head_moved(struct kunit *test)
 /* The reader page is the page its prev page does not point back to */
 static void reader_page_recognised_by_prev(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, RST ", section \"" LOCKLESS
+	struct lrb_script *sc = sc_start(test, 0, RST ", section \"" LOCKLESS
 				       "\", lines 571-591", 1);
 	static const u32 seqs[] = { 1 }, lens[] = { S };
 
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 0));
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 1));
-	sc_snap(sc, "rst 578-591",
-		"before any swap: only p0 is not pointed back at by its prev page",
-		"p1 --> p2 --> p3 --> p4 -H->", "rule=p0");
-	sc_kernel_differs(sc, NULL, "reader=p0 rnext=p0 rprev=p0", K_LONE);
-	sc_add(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst text 571-576",
-	       "in the middle of the swap: p1 left the ring, the rule says so already",
-	       "p0 -H-> p2 --> p3 --> p4 -->", "rule=p1 staleprev=p2:p1");
-	KUNIT_ASSERT_NOT_NULL(test, sc_consume(sc, NULL, NULL));
-	sc_snap(sc, "rst 578-591",
-		"after the swap: p1 is the reader page; its next stays in the ring",
-		"p0 -H-> p2 --> p3 --> p4 -->", "rule=p1 reader=p1 rnext=p2 rprev=p4");
-	sc_report(sc);
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, BIG, 0));
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, S, 1));
+	lrb_script_snap(sc, "rst 578-591",
+			"before any swap: only p0 is not pointed back at by its prev page",
+			"p1 --> p2 --> p3 --> p4 -H->", "rule=p0");
+	lrb_script_kernel_differs(sc, NULL, "reader=p0 rnext=p0 rprev=p0", K_LONE);
+	lrb_script_step(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst text 571-576",
+			"in the middle of the swap: p1 left the ring, the rule says so already",
+			"p0 -H-> p2 --> p3 --> p4 -->", "rule=p1 staleprev=p2:p1");
+	KUNIT_ASSERT_NOT_NULL(test, lrb_script_consume(sc, NULL, NULL));
+	lrb_script_snap(sc, "rst 578-591",
+			"after the swap: p1 is the reader page; its next stays in the ring",
+			"p0 -H-> p2 --> p3 --> p4 -->", "rule=p1 reader=p1 rnext=p2 rprev=p4");
+	lrb_script_report(sc);
 	sc_read(sc, seqs, lens, 1, -1, 0);
 }
 
 /* The writer pushes the head, step by step */
 static void writer_pushes_head(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+	struct lrb_script *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
 				       LOCKLESS "\", lines 593-651", 3);
 	static const u32 seqs[] = { 1, 2, 3, 4 }, lens[] = { BIG, BIG, BIG, BIG };
 
 	sc_fill(sc);
-	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "rst 606-612",
-	       "the tail page meets the head page",
-	       "p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1");
-	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 614-620",
-	       "cmpxchg HEADER -> UPDATE: no reader can swap the head now",
-	       "p3 --> p4 -U-> p1 --> p2 -->", "tail=p4");
-	sc_add(sc, 0, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 622-630",
-	       "the following page is made the new head",
-	       "p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p4 head=p2");
-	sc_add(sc, 0, LRB_HOOK_TAIL_BEFORE, 1, "rst 632-641",
-	       "the old head pointer set back to NORMAL",
-	       "p3 --> p4 --> p1 -H-> p2 -->", "tail=p4 head=p2");
-	sc_add(sc, 0, LRB_HOOK_TAIL_AFTER, 1, "rst 643-651",
-	       "after the head page has moved, the tail page moves forward",
-	       "p3 --> p4 --> p1 -H-> p2 -->", "tail=p1 head=p2");
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 4));
-	sc_snap(sc, "rst text 76-78",
-		"the push is accounted: the oldest page's event is lost",
-		"p3 --> p4 --> p1 -H-> p2 -->", "overrun=1 pages_lost=1 commit=p1");
-	sc_report(sc);
+	lrb_script_step(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "rst 606-612",
+			"the tail page meets the head page",
+			"p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1");
+	lrb_script_step(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 614-620",
+			"cmpxchg HEADER -> UPDATE: no reader can swap the head now",
+			"p3 --> p4 -U-> p1 --> p2 -->", "tail=p4");
+	lrb_script_step(sc, 0, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 622-630",
+			"the following page is made the new head",
+			"p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p4 head=p2");
+	lrb_script_step(sc, 0, LRB_HOOK_TAIL_BEFORE, 1, "rst 632-641",
+			"the old head pointer set back to NORMAL",
+			"p3 --> p4 --> p1 -H-> p2 -->", "tail=p4 head=p2");
+	lrb_script_step(sc, 0, LRB_HOOK_TAIL_AFTER, 1, "rst 643-651",
+			"after the head page has moved, the tail page moves forward",
+			"p3 --> p4 --> p1 -H-> p2 -->", "tail=p1 head=p2");
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, BIG, 4));
+	lrb_script_snap(sc, "rst text 76-78",
+			"the push is accounted: the oldest page's event is lost",
+			"p3 --> p4 --> p1 -H-> p2 -->", "overrun=1 pages_lost=1 commit=p1");
+	lrb_script_report(sc);
 	sc_read(sc, seqs, lens, 4, 0, 1);
 }
 
 /* The tail wraps while the commit is on the reader page */
 static void tail_wraps_commit_on_reader_page(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+	struct lrb_script *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
 				       LOCKLESS "\", lines 657-697", 4);
 	static const u32 seqs[] = { 1, 2, 3, 4, 5 },
 			 lens[] = { S, BIG, BIG, BIG, BIG };
 	void *outer;
 	int r[5], i;
 
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
-	outer = sc_reserve(sc, S, 1);
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, S, 0));
+	outer = lrb_script_reserve(sc, S, 1);
 	KUNIT_ASSERT_NOT_NULL(test, outer);
-	sc_consume(sc, NULL, NULL);
+	lrb_script_consume(sc, NULL, NULL);
 	for (i = 0; i < 4; i++)
-		r[i] = sc_write(sc, BIG, 2 + i);
-	sc_snap(sc, "rst 664-681",
-		"nested writers went round the ring: the tail before the head, the commit on the reader page",
-		"p4 --> p0 -H-> p2 --> p3 -->",
-		"reader=p1 commit=p1 tail=p0 head=p2 committing=1");
-	r[4] = sc_write(sc, BIG, 6);
-	sc_snap(sc, "rst text 686-688",
-		"pushing the head would strand the commit: the write is dropped",
-		"p4 --> p0 -H-> p2 --> p3 -->",
-		"reader=p1 commit=p1 tail=p0 head=p2 commit_overrun=1 overrun=0");
-	sc_commit(sc, outer);
-	sc_snap(sc, "rst text 690-697",
-		"the outermost commit goes round to the tail",
-		"p4 --> p0 -H-> p2 --> p3 -->", "commit=p0 tail=p0 head=p2");
+		r[i] = lrb_script_write(sc, BIG, 2 + i);
+	lrb_script_snap(sc, "rst 664-681",
+			"nested writers went round the ring: the tail before the head, the commit on the reader page",
+			"p4 --> p0 -H-> p2 --> p3 -->",
+			"reader=p1 commit=p1 tail=p0 head=p2 committing=1");
+	r[4] = lrb_script_write(sc, BIG, 6);
+	lrb_script_snap(sc, "rst text 686-688",
+			"pushing the head would strand the commit: the write is dropped",
+			"p4 --> p0 -H-> p2 --> p3 -->",
+			"reader=p1 commit=p1 tail=p0 head=p2 commit_overrun=1 overrun=0");
+	lrb_script_commit(sc, outer);
+	lrb_script_snap(sc, "rst text 690-697",
+			"the outermost commit goes round to the tail",
+			"p4 --> p0 -H-> p2 --> p3 -->", "commit=p0 tail=p0 head=p2");
 	for (i = 0; i < 4; i++)
 		KUNIT_EXPECT_EQ(test, r[i], 0);
 	KUNIT_EXPECT_EQ(test, r[4], -ENOSPC);
-	sc_report(sc);
+	lrb_script_report(sc);
 	sc_read(sc, seqs, lens, 5, -1, 0);
 }
 
@@ -868,37 +539,37 @@ static void tail_wraps_commit_on_reader_page(struct kunit *test)
  */
 static void sc_tail_catches_commit(struct kunit *test, unsigned long flags)
 {
-	struct scenario *sc = sc_start(test, flags, RST ", section \"" GENERIC
+	struct lrb_script *sc = sc_start(test, flags, RST ", section \"" GENERIC
 				       "\", lines 314-317, and section \"" LOCKLESS
 				       "\", lines 657-660", 1);
 	static const u32 seqs[] = { 0, 1, 2, 3 }, lens[] = { S, BIG, BIG, BIG };
 	void *outer;
 	int r[4], i;
 
-	outer = sc_reserve(sc, S, 0);
+	outer = lrb_script_reserve(sc, S, 0);
 	KUNIT_ASSERT_NOT_NULL(test, outer);
 	for (i = 0; i < 3; i++)
-		r[i] = sc_write(sc, BIG, 1 + i);
-	sc_snap(sc, "rst text 314-317",
-		"nested writers filled the ring: the tail page is the one before the commit page",
-		"p1 --> p2 --> p3 --> p4 -H->",
-		"head=p1 commit=p1 tail=p4 committing=1 p1.commit=0");
-	sc_add(sc, 0, LRB_HOOK_MOVE_TAIL, 1, "rst text 657-660",
-	       "the next write runs off the tail page: its next page is the commit page",
-	       "p1 --> p2 --> p3 --> p4 -H->", "head=p1 commit=p1 tail=p4");
-	r[3] = sc_write(sc, BIG, 4);
-	sc_snap(sc, "rst text 314-317",
-		"the tail caught the commit: the write is dropped, counted as a commit overrun, nothing pushed",
-		"p1 --> p2 --> p3 --> p4 -H->",
-		"head=p1 commit=p1 tail=p4 commit_overrun=1 dropped=0 overrun=0 pages_lost=0");
-	sc_commit(sc, outer);
-	sc_snap(sc, "rst text 305-312",
-		"the outermost commit goes round to the tail",
-		"p1 --> p2 --> p3 --> p4 -H->", "head=p1 commit=p4 tail=p4 committing=0");
+		r[i] = lrb_script_write(sc, BIG, 1 + i);
+	lrb_script_snap(sc, "rst text 314-317",
+			"nested writers filled the ring: the tail page is the one before the commit page",
+			"p1 --> p2 --> p3 --> p4 -H->",
+			"head=p1 commit=p1 tail=p4 committing=1 p1.commit=0");
+	lrb_script_step(sc, 0, LRB_HOOK_MOVE_TAIL, 1, "rst text 657-660",
+			"the next write runs off the tail page: its next page is the commit page",
+			"p1 --> p2 --> p3 --> p4 -H->", "head=p1 commit=p1 tail=p4");
+	r[3] = lrb_script_write(sc, BIG, 4);
+	lrb_script_snap(sc, "rst text 314-317",
+			"the tail caught the commit: the write is dropped, counted as a commit overrun, nothing pushed",
+			"p1 --> p2 --> p3 --> p4 -H->",
+			"head=p1 commit=p1 tail=p4 commit_overrun=1 dropped=0 overrun=0 pages_lost=0");
+	lrb_script_commit(sc, outer);
+	lrb_script_snap(sc, "rst text 305-312",
+			"the outermost commit goes round to the tail",
+			"p1 --> p2 --> p3 --> p4 -H->", "head=p1 commit=p4 tail=p4 committing=0");
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, r[i], 0);
 	KUNIT_EXPECT_EQ(test, r[3], -ENOSPC);
-	sc_report(sc);
+	lrb_script_report(sc);
 	sc_read(sc, seqs, lens, 4, -1, 0);
 }
 
@@ -919,7 +590,7 @@ static void tail_catches_commit_prodcons(struct kunit *test)
  */
 static void commit_leaves_reader_page_for_good(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+	struct lrb_script *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
 				       LOCKLESS "\", lines 690-697", 4);
 	unsigned int i, laps = 10, on_reader = 0;
 	struct lrb_snapshot *snap = kunit_kmalloc(test, sizeof(*snap), GFP_KERNEL);
@@ -931,17 +602,17 @@ static void commit_leaves_reader_page_for_good(struct kunit *test)
 	size_t n = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, snap);
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 0));
-	KUNIT_ASSERT_NOT_NULL(test, sc_consume(sc, NULL, NULL));
-	sc_snap(sc, "rst 343-361",
-		"the reader swapped in the commit page: the commit is on the reader page",
-		"p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 commit=p1 tail=p1 head=p2");
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 1));
-	sc_snap(sc, "rst text 694-697",
-		"a write leaves the reader page: the commit follows it into the ring",
-		"p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 commit=p2 tail=p2 head=p2");
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, S, 0));
+	KUNIT_ASSERT_NOT_NULL(test, lrb_script_consume(sc, NULL, NULL));
+	lrb_script_snap(sc, "rst 343-361",
+			"the reader swapped in the commit page: the commit is on the reader page",
+			"p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 commit=p1 tail=p1 head=p2");
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, BIG, 1));
+	lrb_script_snap(sc, "rst text 694-697",
+			"a write leaves the reader page: the commit follows it into the ring",
+			"p4 --> p0 -H-> p2 --> p3 -->", "reader=p1 commit=p2 tail=p2 head=p2");
 	for (i = 0; i < laps; i++) {
-		KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 2 + i));
+		KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, BIG, 2 + i));
 		KUNIT_ASSERT_EQ(test, 0, sc->impl->snapshot(sc->buf, sc->cpu, snap));
 		if (snap->commit == snap->reader)
 			on_reader++;
@@ -952,12 +623,12 @@ static void commit_leaves_reader_page_for_good(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, on_reader, 0U,
 			    "the commit went back on the reader page %u times",
 			    on_reader);
-	sc_snap(sc, "rst text 694-697",
-		"the writers went round the ring twice: the commit never came back to p1",
-		"p4 -H-> p0 --> p2 --> p3 -->",
-		"reader=p1 commit=p4 tail=p4 head=p0 overrun=7 pages_lost=7");
+	lrb_script_snap(sc, "rst text 694-697",
+			"the writers went round the ring twice: the commit never came back to p1",
+			"p4 -H-> p0 --> p2 --> p3 -->",
+			"reader=p1 commit=p4 tail=p4 head=p0 overrun=7 pages_lost=7");
 	/* The reader drains the ring and takes the commit page with the last one */
-	for (i = 0; (ev = sc_consume(sc, NULL, &lost)); i++) {
+	for (i = 0; (ev = lrb_script_consume(sc, NULL, &lost)); i++) {
 		seq = lrb_kunit_payload_seq(sc_data(sc, ev));
 		KUNIT_EXPECT_TRUE_MSG(test, lrb_kunit_payload_ok(sc_data(sc, ev),
 								 BIG, seq),
@@ -966,14 +637,14 @@ static void commit_leaves_reader_page_for_good(struct kunit *test)
 		last = seq;
 		lost_sum += lost;
 	}
-	sc_snap(sc, "rst text 695-697",
-		"a reader swapped in the page the commit is on: the commit is on the reader page again",
-		"p0 --> p2 --> p3 -H-> p1 -->", "reader=p4 commit=p4 tail=p4 head=p1");
+	lrb_script_snap(sc, "rst text 695-697",
+			"a reader swapped in the page the commit is on: the commit is on the reader page again",
+			"p0 --> p2 --> p3 -H-> p1 -->", "reader=p4 commit=p4 tail=p4 head=p1");
 	sc->impl->stats(sc->buf, sc->cpu, &st);
 	KUNIT_EXPECT_EQ(test, i, 4U);
 	KUNIT_EXPECT_EQ(test, last, laps + 1);
 	KUNIT_EXPECT_EQ(test, lost_sum, st.overrun);
-	sc_report(sc);
+	lrb_script_report(sc);
 	lrb_kunit_line(test, "read back %u events in order, payloads intact, loss reported",
 		       i);
 }
@@ -992,7 +663,7 @@ enum { SECOND_STARTING, SECOND_READY, SECOND_GO, SECOND_DONE };
 
 /* A reader of the scenario's CPU buffer, on another CPU */
 struct second_reader {
-	struct scenario		*sc;
+	struct lrb_script		*sc;
 	enum second_reader_api	api;
 	atomic_t		stage;
 	bool			contended;
@@ -1010,7 +681,7 @@ struct second_reader {
 
 static bool second_wait(struct second_reader *sr, int stage)
 {
-	return lrb_kunit_wait_stage(&sr->stage, stage, SC_WAIT_NS);
+	return lrb_kunit_wait_stage(&sr->stage, stage, LRB_SCRIPT_WAIT_NS);
 }
 
 static void second_got(struct second_reader *sr, void *ev)
@@ -1078,10 +749,10 @@ out:
  * the second one go and waits until it is spinning on the lock: a second
  * reader that got in instead would call the hooks from its CPU.
  */
-static void second_reader_pause(struct scenario *sc)
+static void second_reader_pause(struct lrb_script *sc)
 {
 	struct second_reader *sr = sc->data;
-	u64 deadline = local_clock() + SC_WAIT_NS;
+	u64 deadline = local_clock() + LRB_SCRIPT_WAIT_NS;
 	int before = atomic_read(&sc->foreign);
 
 	atomic_set_release(&sr->stage, SECOND_GO);
@@ -1121,7 +792,7 @@ static const char * const second_api_names[] = {
  */
 static void sc_two_readers(struct kunit *test, enum second_reader_api api)
 {
-	struct scenario *sc;
+	struct lrb_script *sc;
 	struct second_reader *sr;
 	void *ev;
 	int other;
@@ -1142,8 +813,8 @@ static void sc_two_readers(struct kunit *test, enum second_reader_api api)
 	init_completion(&sr->done);
 	sc->data = sr;
 
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 0));
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 1));
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, BIG, 0));
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, S, 1));
 	other = cpumask_any_but(cpu_online_mask, sc->cpu);
 	KUNIT_ASSERT_LT(test, other, nr_cpu_ids);
 	sr->task = kthread_run_on_cpu(second_reader_fn, sr, other,
@@ -1153,30 +824,31 @@ static void sc_two_readers(struct kunit *test, enum second_reader_api api)
 	/* Sleeping: the second reader may wait for a grace period meanwhile */
 	KUNIT_ASSERT_TRUE(test,
 			  wait_for_completion_timeout(&sr->ready,
-						      nsecs_to_jiffies(SC_WAIT_NS)));
+						      nsecs_to_jiffies(LRB_SCRIPT_WAIT_NS)));
 
-	sc_add(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst 525-540",
-	       "the first reader swapped and holds the reader lock: the ring is half-swapped; the second reader comes in",
-	       "p0 -H-> p2 --> p3 --> p4 -->", "staleprev=p2:p1 rule=p1 head=p2")->pause =
+	lrb_script_step(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst 525-540",
+			"the first reader swapped and holds the reader lock: the ring is half-swapped; the second reader comes in",
+			"p0 -H-> p2 --> p3 --> p4 -->", "staleprev=p2:p1 rule=p1 head=p2")->pause =
 		second_reader_pause;
-	sc_add(sc, 0, LRB_HOOK_READER_DONE, 1, "rst 542-556",
-	       "the first reader finishes its swap; only then can the second one take the lock",
-	       "p0 -H-> p2 --> p3 --> p4 -->", "head=p2 reader=p0");
-	sc_kernel_differs(sc, NULL, "head=p2 reader=p1", K_DONE);
-	ev = sc_consume(sc, NULL, NULL);
-	KUNIT_EXPECT_TRUE_MSG(test, wait_for_completion_timeout(&sr->done,
-								nsecs_to_jiffies(SC_WAIT_NS)),
+	lrb_script_step(sc, 0, LRB_HOOK_READER_DONE, 1, "rst 542-556",
+			"the first reader finishes its swap; only then can the second one take the lock",
+			"p0 -H-> p2 --> p3 --> p4 -->", "head=p2 reader=p0");
+	lrb_script_kernel_differs(sc, NULL, "head=p2 reader=p1", K_DONE);
+	ev = lrb_script_consume(sc, NULL, NULL);
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      wait_for_completion_timeout(&sr->done,
+							  nsecs_to_jiffies(LRB_SCRIPT_WAIT_NS)),
 			      "the second reader did not finish");
 	if (swapped)
-		sc_snap(sc, "rst text 97-99",
-			"both readers done, one after the other: the second one swapped p2 in",
-			"p0 --> p1 -H-> p3 --> p4 -->", consumed ?
-			"reader=p2 head=p3 read=2" : "reader=p2 head=p3 read=1");
+		lrb_script_snap(sc, "rst text 97-99",
+				"both readers done, one after the other: the second one swapped p2 in",
+				"p0 --> p1 -H-> p3 --> p4 -->", consumed ?
+				"reader=p2 head=p3 read=2" : "reader=p2 head=p3 read=1");
 	else
-		sc_snap(sc, "rst text 97-99",
-			"both readers done, one after the other: the second one only looked",
-			"p0 -H-> p2 --> p3 --> p4 -->", "reader=p1 head=p2 read=1");
-	sc_report(sc);
+		lrb_script_snap(sc, "rst text 97-99",
+				"both readers done, one after the other: the second one only looked",
+				"p0 -H-> p2 --> p3 --> p4 -->", "reader=p1 head=p2 read=1");
+	lrb_script_report(sc);
 
 	lrb_kunit_line(test,
 		       "second reader (%s_%s on CPU %d): %s while the first held the reader lock, %s",
@@ -1231,133 +903,135 @@ static void two_readers_empty(struct kunit *test)
 /* A nested writer moved the tail; the outer cmpxchg fails */
 static void nested_writer_moved_tail(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, 0, RST ", section \"" NESTED
+	struct lrb_script *sc = sc_start(test, 0, RST ", section \"" NESTED
 				       "\", lines 703-743", 4);
 	static const u32 seqs[] = { 0, 2, 1 }, lens[] = { 3000, S, 2000 };
-	struct step *st;
+	struct lrb_script_step *st;
 
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, 3000, 0));
-	sc_add(sc, 0, LRB_HOOK_MOVE_TAIL, 1, "rst text 707-712",
-	       "temp page = tail page: the reserve ran off its end",
-	       "p4 -H-> p1 --> p2 --> p3 -->", "tail=p1");
-	st = sc_add(sc, 0, LRB_HOOK_TAIL_BEFORE, 1, "rst 719-728",
-		    "about to cmpxchg the tail from temp page to its next; a nested write comes in",
-		    "p4 -H-> p1 --> p2 --> p3 -->", "tail=p1 p2.write=0");
-	sc_nest(st, S, 2);
-	sc_add(sc, 0, LRB_HOOK_TAIL_AFTER, 1, "rst 732-739",
-	       "the nested writer moved the tail: the outer cmpxchg failed",
-	       "p4 -H-> p1 --> p2 --> p3 -->", "tail=p2 p2.write=12");
-	sc_kernel_differs(sc, NULL, "tail=p2 p2.write=16", K_SMALL);
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, 2000, 1));
-	sc_snap(sc, "rst text 741-743",
-		"the outer writer tried again on the new tail page",
-		"p4 -H-> p1 --> p2 --> p3 -->",
-		"tail=p2 commit=p2 p2.write=2020 p1.write=4080");
-	sc_kernel_differs(sc, NULL, "tail=p2 commit=p2 p2.write=2024 p1.write=4080", K_SMALL);
-	sc_report(sc);
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, 3000, 0));
+	lrb_script_step(sc, 0, LRB_HOOK_MOVE_TAIL, 1, "rst text 707-712",
+			"temp page = tail page: the reserve ran off its end",
+			"p4 -H-> p1 --> p2 --> p3 -->", "tail=p1");
+	st = lrb_script_step(sc, 0, LRB_HOOK_TAIL_BEFORE, 1, "rst 719-728",
+			     "about to cmpxchg the tail from temp page to its next; a nested write comes in",
+			     "p4 -H-> p1 --> p2 --> p3 -->", "tail=p1 p2.write=0");
+	lrb_script_nest(st, S, 2);
+	lrb_script_step(sc, 0, LRB_HOOK_TAIL_AFTER, 1, "rst 732-739",
+			"the nested writer moved the tail: the outer cmpxchg failed",
+			"p4 -H-> p1 --> p2 --> p3 -->", "tail=p2 p2.write=12");
+	lrb_script_kernel_differs(sc, NULL, "tail=p2 p2.write=16", K_SMALL);
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, 2000, 1));
+	lrb_script_snap(sc, "rst text 741-743",
+			"the outer writer tried again on the new tail page",
+			"p4 -H-> p1 --> p2 --> p3 -->",
+			"tail=p2 commit=p2 p2.write=2020 p1.write=4080");
+	lrb_script_kernel_differs(sc, NULL, "tail=p2 commit=p2 p2.write=2024 p1.write=4080",
+				  K_SMALL);
+	lrb_script_report(sc);
 	sc_read(sc, seqs, lens, 3, -1, 0);
 }
 
 /* The nested writer sees UPDATE and leaves it to the outer writer */
 static void nested_head_push(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+	struct lrb_script *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
 				       NESTED "\", lines 745-803", 3);
 	static const u32 seqs[] = { 2, 3, 5, 4 }, lens[] = { BIG, BIG, BIG, BIG };
-	struct step *st;
+	struct lrb_script_step *st;
 
 	sc_fill(sc);
-	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "rst 747-753",
-	       "the tail page meets the head page",
-	       "p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1");
-	st = sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 757-763",
-		    "the writer converts the head page pointer to UPDATE; a nested writer comes in",
-		    "p3 --> p4 -U-> p1 --> p2 -->", "tail=p4");
-	sc_nest(st, BIG, 5);
-	sc_add(sc, 1, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst text 765-769",
-	       "the nested writer finds UPDATE, not HEADER: it knows it is nested",
-	       "p3 --> p4 -U-> p1 --> p2 -->", "tail=p4");
-	sc_add(sc, 1, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 773-779",
-	       "the nested writer sets the new head page pointer",
-	       "p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p4 head=p2");
-	sc_add(sc, 1, LRB_HOOK_TAIL_AFTER, 1, "rst 785-791",
-	       "it moves the tail but does not reset UPDATE",
-	       "p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p1 head=p2");
-	sc_add(sc, 0, LRB_HOOK_HEAD_NORMAL_BEFORE, 1, "rst 785-791",
-	       "back in the outer writer, which found the new head set already",
-	       "p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p1 head=p2");
-	sc_add(sc, 0, LRB_HOOK_MOVE_TAIL, 2, "rst 797-803",
-	       "the outermost writer converted UPDATE to NORMAL; the tail had moved, it retries",
-	       "p3 --> p4 --> p1 -H-> p2 -->", "tail=p1 head=p2");
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, BIG, 4));
-	sc_snap(sc, "rst text 741-743",
-		"the outer writer pushed the next head for its own event",
-		"p3 --> p4 --> p1 --> p2 -H->", "tail=p2 head=p3 overrun=2 pages_lost=2");
-	sc_report(sc);
+	lrb_script_step(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "rst 747-753",
+			"the tail page meets the head page",
+			"p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1");
+	st = lrb_script_step(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 757-763",
+			     "the writer converts the head page pointer to UPDATE; a nested writer comes in",
+			     "p3 --> p4 -U-> p1 --> p2 -->", "tail=p4");
+	lrb_script_nest(st, BIG, 5);
+	lrb_script_step(sc, 1, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst text 765-769",
+			"the nested writer finds UPDATE, not HEADER: it knows it is nested",
+			"p3 --> p4 -U-> p1 --> p2 -->", "tail=p4");
+	lrb_script_step(sc, 1, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 773-779",
+			"the nested writer sets the new head page pointer",
+			"p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p4 head=p2");
+	lrb_script_step(sc, 1, LRB_HOOK_TAIL_AFTER, 1, "rst 785-791",
+			"it moves the tail but does not reset UPDATE",
+			"p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p1 head=p2");
+	lrb_script_step(sc, 0, LRB_HOOK_HEAD_NORMAL_BEFORE, 1, "rst 785-791",
+			"back in the outer writer, which found the new head set already",
+			"p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p1 head=p2");
+	lrb_script_step(sc, 0, LRB_HOOK_MOVE_TAIL, 2, "rst 797-803",
+			"the outermost writer converted UPDATE to NORMAL; the tail had moved, it retries",
+			"p3 --> p4 --> p1 -H-> p2 -->", "tail=p1 head=p2");
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, BIG, 4));
+	lrb_script_snap(sc, "rst text 741-743",
+			"the outer writer pushed the next head for its own event",
+			"p3 --> p4 --> p1 --> p2 -H->", "tail=p2 head=p3 overrun=2 pages_lost=2");
+	lrb_script_report(sc);
 	sc_read(sc, seqs, lens, 4, 0, 2);
 }
 
 /* Three nested writers; the first one's stale HEADER */
 static void three_nested_writers_stale_header(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
+	struct lrb_script *sc = sc_start(test, LRB_FL_OVERWRITE, RST ", section \""
 				       NESTED "\", lines 806-983", 3);
 	static const u32 seqs[] = { 2, 3, 6, 7, 5, 4 },
 			 lens[] = { BIG, BIG, BIG, S, S, S };
-	struct step *st;
+	struct lrb_script_step *st;
 
 	sc_fill(sc);
-	sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "rst 810-818",
-	       "(first writer) the tail page meets the head page",
-	       "p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1");
-	st = sc_add(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 822-828",
-		    "(first writer) converts the head page pointer to UPDATE",
-		    "p3 --> p4 -U-> p1 --> p2 -->", "tail=p4");
-	sc_nest(st, S, 5);
-	sc_add(sc, 1, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 833-841",
-	       "(second writer) sees the update and sets up the new head page",
-	       "p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p4 head=p2");
-	st = sc_add(sc, 1, LRB_HOOK_TAIL_AFTER, 1, "rst 846-852",
-		    "(second writer) moves the tail forward, leaves UPDATE; another writer preempts",
-		    "p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p1 head=p2");
-	sc_nest(st, BIG, 6);
-	sc_nest(st, S, 7);
-	sc_add(sc, 2, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 857-865",
-	       "(third writer) sees the head after the tail, HEAD to UPDATE",
-	       "p3 --> p4 -U-> p1 -U-> p2 -->", "tail=p1 nrU=2");
-	sc_add(sc, 2, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 870-878",
-	       "(third writer) moves the head page forward",
-	       "p3 --> p4 -U-> p1 -U-> p2 -H->", "tail=p1 head=p3");
-	sc_add(sc, 2, LRB_HOOK_TAIL_BEFORE, 1, "rst 884-892",
-	       "(third writer) set its UPDATE back to NORMAL",
-	       "p3 --> p4 -U-> p1 --> p2 -H->", "tail=p1 head=p3");
-	sc_add(sc, 2, LRB_HOOK_TAIL_AFTER, 1, "rst 898-906",
-	       "(third writer) moves the tail and returns to the second writer",
-	       "p3 --> p4 -U-> p1 --> p2 -H->", "tail=p2");
-	sc_add(sc, 1, LRB_HOOK_RESERVED, 2, "rst text 909-911",
-	       "(second writer) the tail had moved: it tries again and adds its data to the new tail page",
-	       "p3 --> p4 -U-> p1 --> p2 -H->", "tail=p2 p2.write=24");
-	sc_kernel_differs(sc, NULL, "tail=p2 p2.write=32", K_SMALL);
-	sc_add(sc, 0, LRB_HOOK_NEW_HEAD_BEFORE, 1, "rst 914-922",
-	       "(first writer) back, not knowing the tail moved",
-	       "p3 --> p4 -U-> p1 --> p2 -H->", "tail=p2 head=p3");
-	sc_add(sc, 0, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 929-937",
-	       "(first writer) sets what it thinks is the new head: two HEADERs",
-	       "p3 --> p4 -U-> p1 -H-> p2 -H->", "tail=p2 nrH=2");
-	sc_add(sc, 0, LRB_HOOK_STALE_HEAD, 1, "rst 945-953",
-	       "(first writer) the tail is neither at A (p4) nor at B (p1): reset it",
-	       "p3 --> p4 -U-> p1 -H-> p2 -H->", "tail=p2");
-	sc_add(sc, 0, LRB_HOOK_HEAD_NORMAL_BEFORE, 1, "rst 960-968",
-	       "(first writer) only its UPDATE is left to clear",
-	       "p3 --> p4 -U-> p1 --> p2 -H->", "tail=p2 head=p3 nrH=1");
-	KUNIT_ASSERT_EQ(test, 0, sc_write(sc, S, 4));
-	sc_snap(sc, "rst 975-983",
-		"(first writer) done: one HEADER, no UPDATE, its event on the new tail page",
-		"p3 --> p4 --> p1 --> p2 -H->",
-		"tail=p2 commit=p2 head=p3 overrun=2 pages_lost=2 p2.write=36");
-	sc_kernel_differs(sc, NULL, "tail=p2 commit=p2 head=p3 overrun=2 pages_lost=2 p2.write=48",
-			  K_SMALL);
-	sc_report(sc);
+	lrb_script_step(sc, 0, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "rst 810-818",
+			"(first writer) the tail page meets the head page",
+			"p3 --> p4 -H-> p1 --> p2 -->", "tail=p4 head=p1");
+	st = lrb_script_step(sc, 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 822-828",
+			     "(first writer) converts the head page pointer to UPDATE",
+			     "p3 --> p4 -U-> p1 --> p2 -->", "tail=p4");
+	lrb_script_nest(st, S, 5);
+	lrb_script_step(sc, 1, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 833-841",
+			"(second writer) sees the update and sets up the new head page",
+			"p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p4 head=p2");
+	st = lrb_script_step(sc, 1, LRB_HOOK_TAIL_AFTER, 1, "rst 846-852",
+			     "(second writer) moves the tail forward, leaves UPDATE; another writer preempts",
+			     "p3 --> p4 -U-> p1 -H-> p2 -->", "tail=p1 head=p2");
+	lrb_script_nest(st, BIG, 6);
+	lrb_script_nest(st, S, 7);
+	lrb_script_step(sc, 2, LRB_HOOK_HEAD_UPDATE_AFTER, 1, "rst 857-865",
+			"(third writer) sees the head after the tail, HEAD to UPDATE",
+			"p3 --> p4 -U-> p1 -U-> p2 -->", "tail=p1 nrU=2");
+	lrb_script_step(sc, 2, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 870-878",
+			"(third writer) moves the head page forward",
+			"p3 --> p4 -U-> p1 -U-> p2 -H->", "tail=p1 head=p3");
+	lrb_script_step(sc, 2, LRB_HOOK_TAIL_BEFORE, 1, "rst 884-892",
+			"(third writer) set its UPDATE back to NORMAL",
+			"p3 --> p4 -U-> p1 --> p2 -H->", "tail=p1 head=p3");
+	lrb_script_step(sc, 2, LRB_HOOK_TAIL_AFTER, 1, "rst 898-906",
+			"(third writer) moves the tail and returns to the second writer",
+			"p3 --> p4 -U-> p1 --> p2 -H->", "tail=p2");
+	lrb_script_step(sc, 1, LRB_HOOK_RESERVED, 2, "rst text 909-911",
+			"(second writer) the tail had moved: it tries again and adds its data to the new tail page",
+			"p3 --> p4 -U-> p1 --> p2 -H->", "tail=p2 p2.write=24");
+	lrb_script_kernel_differs(sc, NULL, "tail=p2 p2.write=32", K_SMALL);
+	lrb_script_step(sc, 0, LRB_HOOK_NEW_HEAD_BEFORE, 1, "rst 914-922",
+			"(first writer) back, not knowing the tail moved",
+			"p3 --> p4 -U-> p1 --> p2 -H->", "tail=p2 head=p3");
+	lrb_script_step(sc, 0, LRB_HOOK_NEW_HEAD_AFTER, 1, "rst 929-937",
+			"(first writer) sets what it thinks is the new head: two HEADERs",
+			"p3 --> p4 -U-> p1 -H-> p2 -H->", "tail=p2 nrH=2");
+	lrb_script_step(sc, 0, LRB_HOOK_STALE_HEAD, 1, "rst 945-953",
+			"(first writer) the tail is neither at A (p4) nor at B (p1): reset it",
+			"p3 --> p4 -U-> p1 -H-> p2 -H->", "tail=p2");
+	lrb_script_step(sc, 0, LRB_HOOK_HEAD_NORMAL_BEFORE, 1, "rst 960-968",
+			"(first writer) only its UPDATE is left to clear",
+			"p3 --> p4 -U-> p1 --> p2 -H->", "tail=p2 head=p3 nrH=1");
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, S, 4));
+	lrb_script_snap(sc, "rst 975-983",
+			"(first writer) done: one HEADER, no UPDATE, its event on the new tail page",
+			"p3 --> p4 --> p1 --> p2 -H->",
+			"tail=p2 commit=p2 head=p3 overrun=2 pages_lost=2 p2.write=36");
+	lrb_script_kernel_differs(sc, NULL,
+				  "tail=p2 commit=p2 head=p3 overrun=2 pages_lost=2 p2.write=48",
+				  K_SMALL);
+	lrb_script_report(sc);
 	sc_read(sc, seqs, lens, 6, 0, 2);
 }
 
@@ -1369,31 +1043,31 @@ static void three_nested_writers_stale_header(struct kunit *test)
  */
 static void head_prev_not_trusted(struct kunit *test)
 {
-	struct scenario *sc = sc_start(test, LRB_FL_OVERWRITE,
+	struct lrb_script *sc = sc_start(test, LRB_FL_OVERWRITE,
 				       "kernel/trace/ring_buffer.c, lines 1223-1250; " RST
 				       ", section \"" LOCKLESS "\", lines 571-576", 4);
 	static const u32 seqs[] = { 2, 3, 4, 5 }, lens[] = { BIG, BIG, BIG, BIG };
 	void *ev;
 	unsigned long lost;
-	struct step *st;
+	struct lrb_script_step *st;
 
 	sc_fill(sc);
-	st = sc_add(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst text 571-576",
-		    "the reader swapped p0 in; N (p2) still has the old page R (p1) as prev; a writer preempts",
-		    "p4 --> p0 -H-> p2 --> p3 -->", "staleprev=p2:p1 tail=p4 rule=p1");
-	sc_nest(st, BIG, 4);
-	sc_nest(st, BIG, 5);
-	sc_add(sc, 1, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "ring_buffer.c 1225-1232",
-	       "the writer is on T (p0, the page the reader added) and about to move again: T -X-> N",
-	       "p4 --> p0 -H-> p2 --> p3 -->", "tail=p0 head=p2 staleprev=p2:p1");
-	sc_add(sc, 1, LRB_HOOK_TAIL_AFTER, 2, "ring_buffer.c 1241-1250",
-	       "it found the head through T's next, never N's prev, and moved past it",
-	       "p4 --> p0 --> p2 -H-> p3 -->", "tail=p2 head=p3 staleprev=p2:p1");
-	sc_add(sc, 0, LRB_HOOK_READER_DONE, 1, "ring_buffer.c 1248-1250",
-	       "the reader fixes N's prev: only temporarily wrong",
-	       "p4 --> p0 --> p2 -H-> p3 -->", "tail=p2 head=p3");
-	ev = sc_consume(sc, NULL, &lost);
-	sc_report(sc);
+	st = lrb_script_step(sc, 0, LRB_HOOK_READER_AFTER_SWAP, 1, "rst text 571-576",
+			     "the reader swapped p0 in; N (p2) still has the old page R (p1) as prev; a writer preempts",
+			     "p4 --> p0 -H-> p2 --> p3 -->", "staleprev=p2:p1 tail=p4 rule=p1");
+	lrb_script_nest(st, BIG, 4);
+	lrb_script_nest(st, BIG, 5);
+	lrb_script_step(sc, 1, LRB_HOOK_HEAD_UPDATE_BEFORE, 1, "ring_buffer.c 1225-1232",
+			"the writer is on T (p0, the page the reader added) and about to move again: T -X-> N",
+			"p4 --> p0 -H-> p2 --> p3 -->", "tail=p0 head=p2 staleprev=p2:p1");
+	lrb_script_step(sc, 1, LRB_HOOK_TAIL_AFTER, 2, "ring_buffer.c 1241-1250",
+			"it found the head through T's next, never N's prev, and moved past it",
+			"p4 --> p0 --> p2 -H-> p3 -->", "tail=p2 head=p3 staleprev=p2:p1");
+	lrb_script_step(sc, 0, LRB_HOOK_READER_DONE, 1, "ring_buffer.c 1248-1250",
+			"the reader fixes N's prev: only temporarily wrong",
+			"p4 --> p0 --> p2 -H-> p3 -->", "tail=p2 head=p3");
+	ev = lrb_script_consume(sc, NULL, &lost);
+	lrb_script_report(sc);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
 	KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(sc_data(sc, ev), BIG, 0));
 	KUNIT_EXPECT_EQ(test, lost, 0UL);

@@ -6,17 +6,38 @@
  *
  * A buffer of this row is a struct impl_krb: the kernel's buffer, the hook
  * installed on it and room for one snapshot, because hook points may not
- * allocate. The kernel names its hook points as lrb does; the three steps
- * lrb has no name for are not passed on.
+ * allocate. The kernel names its hook points as lrb does; the two steps
+ * lrb has no name for are not passed on. Its reader's size check comes
+ * where lrb's reader is between the same two loads, in the other order
+ * (LRB_HOOK_READER_PAGE).
  */
 
 #include <linux/err.h>
+#include <linux/moduleparam.h>
 #include <linux/ring_buffer.h>
 #include <linux/ring_buffer_test.h>
 #include <linux/slab.h>
 
 #include "lrb_kunit.h"
 #include "lrb_kunit_impl.h"
+
+/*
+ * The kernel under test carries the fix of docs/upstream/ (make
+ * kernel-fix): the cases expect no loss from the reader-page race.
+ */
+static bool krb_fixed;
+module_param(krb_fixed, bool, 0444);
+MODULE_PARM_DESC(krb_fixed, "the kernel's reader-page race is fixed: expect no loss");
+
+/**
+ * lrb_kunit_krb_fixed - whether the kernel carries the race fix
+ *
+ * Return: the value of lrb_kunit.krb_fixed, which make kernel-fix sets.
+ */
+bool lrb_kunit_krb_fixed(void)
+{
+	return krb_fixed;
+}
 
 struct impl_krb {
 	struct trace_buffer	*b;
@@ -43,7 +64,7 @@ static const enum lrb_hook_point impl_krb_points[RB_HOOK_NR] = {
 	[RB_HOOK_COMMIT_AFTER] = LRB_HOOK_COMMIT_AFTER,
 	[RB_HOOK_READER_LOOK] = LRB_HOOK_READER_LOOK,
 	[RB_HOOK_READER_EVENTS] = LRB_HOOK_READER_EVENTS,
-	[RB_HOOK_READER_SIZE] = LRB_HOOK_NR,
+	[RB_HOOK_READER_SIZE] = LRB_HOOK_READER_PAGE,
 	[RB_HOOK_READER_FIND] = LRB_HOOK_READER_FIND,
 	[RB_HOOK_READER_HEAD_FOUND] = LRB_HOOK_READER_HEAD_FOUND,
 	[RB_HOOK_READER_BEFORE_SWAP] = LRB_HOOK_READER_BEFORE_SWAP,

@@ -18,9 +18,10 @@
  * the commit page, so a writer that publishes the rest of the reader page
  * and moves the commit in between makes the reader swap that page out with
  * events unread; they are lost without a report, and stay counted in the
- * entries. It takes a nested writer; reader_size_check_race_loses_outer_event
- * drives it step by step with the kernel's hook points, and the stress runs
- * check that every unreported gap is one of those.
+ * entries. It takes a nested writer;
+ * lrb_smp_kernel.reader_between_loads_outer_writer_commits drives it step by
+ * step with the kernel's hook points, and the stress runs check that every
+ * unreported gap is one of those.
  * inspector_draws_a_kernel_ring draws the kernel's ring with lrb's renderer
  * and checks it in the design document's notation (lrb_krb_snapshot.c).
  */
@@ -41,15 +42,6 @@
 #include "lrb_kunit_impl.h"
 #include "lrb_stress_engine.h"
 
-/*
- * The kernel under test carries the fix of docs/upstream/ (`make
- * kernel-fix`): the race case expects no loss, and the stress runs allow
- * no unreported one.
- */
-static bool krb_fixed;
-module_param(krb_fixed, bool, 0444);
-MODULE_PARM_DESC(krb_fixed, "the kernel's reader-page race is fixed: expect no loss");
-
 static struct stress_ops krb_stress_ops = {
 	.impl = &lrb_kunit_impl_kernel,
 	/* rb_get_reader_page() race: docs/kernel-rb-differences.md */
@@ -58,7 +50,7 @@ static struct stress_ops krb_stress_ops = {
 
 static void stress_run_once(struct kunit *test)
 {
-	krb_stress_ops.silent_loss = !krb_fixed;
+	krb_stress_ops.silent_loss = !lrb_kunit_krb_fixed();
 	stress_engine_run(test, &krb_stress_ops);
 }
 
@@ -287,208 +279,6 @@ static void hooks_trace_a_write_and_a_swap(struct kunit *test)
 				      ring_buffer_hook_name(t->seen[i]));
 }
 
-/* ---- the reader-page race, driven step by step ------------------------- */
-
-#define KRB_RACE_WAIT_NS	(5ULL * NSEC_PER_SEC)
-
-struct krb_race {
-	struct trace_buffer	*b;
-	int			wcpu;
-	unsigned int		nested_len;
-	atomic_t		stage;
-	bool			armed;		/* hooks act from now on */
-	bool			nested_done;
-	bool			writer_paused;
-	bool			reader_paused;
-	bool			timed_out;
-	int			outer_ok;
-	struct completion	done;
-};
-
-static void krb_race_signal(struct krb_race *r, int stage)
-{
-	atomic_set_release(&r->stage, stage);
-}
-
-static bool krb_race_wait(struct krb_race *r, int stage)
-{
-	if (lrb_kunit_wait_stage(&r->stage, stage, KRB_RACE_WAIT_NS))
-		return true;
-	WRITE_ONCE(r->timed_out, true);
-	return false;
-}
-
-/*
- * Writer side (on wcpu): the outer write's reservation is interrupted by a
- * nested writer, admitted by the recursion guard as the kernel admits one
- * (ring_buffer_nest_start()), whose event does not fit on the page: it moves
- * the tail to the next page and leaves its commit to the outer writer. The
- * outer writer then waits before its commit until the reader is inside its
- * window. Reader side: paused between its size check and its commit-page
- * check while the outer writer commits.
- */
-static void krb_race_hook(struct trace_buffer *b, int cpu,
-			  enum rb_hook_point point, void *data)
-{
-	struct krb_race *r = data;
-	struct ring_buffer_event *ev;
-
-	if (!READ_ONCE(r->armed) || cpu != r->wcpu)
-		return;
-	if (point == RB_HOOK_RESERVED && !r->nested_done &&
-	    smp_processor_id() == r->wcpu) {
-		r->nested_done = true;
-		ring_buffer_nest_start(b);
-		ev = ring_buffer_lock_reserve(b, r->nested_len);
-		if (ev) {
-			memset(ring_buffer_event_data(ev), 3, r->nested_len);
-			ring_buffer_unlock_commit(b);
-		}
-		ring_buffer_nest_end(b);
-	} else if (point == RB_HOOK_COMMIT_BEFORE && !r->writer_paused &&
-		   smp_processor_id() == r->wcpu) {
-		r->writer_paused = true;
-		krb_race_signal(r, 1);
-		krb_race_wait(r, 2);
-	} else if (point == RB_HOOK_READER_SIZE && !r->reader_paused &&
-		   smp_processor_id() != r->wcpu) {
-		r->reader_paused = true;
-		krb_race_signal(r, 2);
-		krb_race_wait(r, 3);
-	}
-}
-
-static int krb_race_writer(void *data)
-{
-	struct krb_race *r = data;
-	struct ring_buffer_event *ev;
-
-	ev = ring_buffer_lock_reserve(r->b, 16);
-	if (ev) {
-		memset(ring_buffer_event_data(ev), 2, 16);
-		ring_buffer_unlock_commit(r->b);
-		r->outer_ok = 1;
-	}
-	krb_race_signal(r, 3);
-	complete(&r->done);
-	lrb_kunit_wait_for_stop();
-	return 0;
-}
-
-static long krb_race_first_write(void *data)
-{
-	return krb_test_write(data, 1, 16) == 1 ? 0 : -ENOSPC;
-}
-
-/* The byte every payload byte of an event is: which write made it */
-static u8 krb_event_mark(struct ring_buffer_event *ev)
-{
-	return *(u8 *)ring_buffer_event_data(ev);
-}
-
-/*
- * With the fix, the reader that saw the commit on its page before its
- * size check stops there: it gets nothing, and the next reads get the
- * outer event, then the nested one, with nothing lost.
- */
-static void krb_race_expect_no_loss(struct kunit *test, struct krb_race *r,
-				    struct ring_buffer_event *ev)
-{
-	unsigned long lost = 0;
-
-	KUNIT_EXPECT_NULL_MSG(test, ev, "the reader took a page while the commit was on it");
-	ev = ring_buffer_consume(r->b, r->wcpu, NULL, &lost);
-	KUNIT_ASSERT_NOT_NULL(test, ev);
-	KUNIT_EXPECT_EQ_MSG(test, krb_event_mark(ev), 2, "the outer event first");
-	KUNIT_EXPECT_EQ(test, lost, 0UL);
-	ev = ring_buffer_consume(r->b, r->wcpu, NULL, &lost);
-	KUNIT_ASSERT_NOT_NULL(test, ev);
-	KUNIT_EXPECT_EQ_MSG(test, krb_event_mark(ev), 3, "then the nested one");
-	KUNIT_EXPECT_EQ(test, lost, 0UL);
-	KUNIT_EXPECT_NULL(test, ring_buffer_consume(r->b, r->wcpu, NULL, NULL));
-	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(r->b, r->wcpu), 0UL);
-	kunit_info(test, "with the fix: the paused reader got nothing, then the outer event and the nested one, nothing lost");
-}
-
-/*
- * rb_get_reader_page() checks the reader page's size before it checks
- * whether the commit is on that page. The reader has read everything
- * (reader page = commit page = tail page); an outer writer reserves on the
- * reader page, a nested one fills it and moves the tail on, and the reader
- * passes its size check (nothing new committed) before the outer writer
- * commits, and its commit-page check (the commit moved on) after: it swaps
- * the reader page back into the ring with the outer event on it, unread and
- * unreported. The case asserts that the loss happens, every run, so that it
- * notices the day the kernel's order changes (docs/kernel-rb-differences.md);
- * with lrb_kunit.krb_fixed=1 (make kernel-fix) it asserts that nothing is lost.
- */
-static void reader_size_check_race_loses_outer_event(struct kunit *test)
-{
-	struct trace_buffer *b = krb_test_buffer(test, false);
-	struct ring_buffer_event *ev;
-	struct task_struct *task;
-	unsigned long lost = 0, entries;
-	struct krb_race *r;
-	int rcpu;
-
-	if (!IS_ENABLED(CONFIG_RING_BUFFER_TEST_HOOKS))
-		kunit_skip(test, "the kernel's hook points need CONFIG_RING_BUFFER_TEST_HOOKS");
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs a reader and a writer on two CPUs, %u online",
-			   num_online_cpus());
-	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, r);
-	rcpu = lrb_kunit_pin_current(test);
-	r->b = b;
-	r->wcpu = cpumask_any_but(cpu_online_mask, rcpu);
-	KUNIT_ASSERT_LT(test, r->wcpu, nr_cpu_ids);
-	/* Does not fit after the two 16-byte events: the tail moves on */
-	r->nested_len = ring_buffer_max_event_size(b) - 16;
-	init_completion(&r->done);
-
-	/* The reader catches up: reader page = commit page = tail page */
-	KUNIT_ASSERT_EQ(test, 0L, work_on_cpu(r->wcpu, krb_race_first_write, b));
-	ev = ring_buffer_consume(b, r->wcpu, NULL, &lost);
-	KUNIT_ASSERT_NOT_NULL(test, ev);
-	KUNIT_EXPECT_EQ(test, krb_event_mark(ev), 0);
-	KUNIT_ASSERT_NULL(test, ring_buffer_peek(b, r->wcpu, NULL, NULL));
-
-	KUNIT_ASSERT_EQ(test, 0, ring_buffer_set_test_hook(b, krb_race_hook, r));
-	WRITE_ONCE(r->armed, true);
-	task = kthread_run_on_cpu(krb_race_writer, r, r->wcpu, "krb_race/%u");
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, task);
-	KUNIT_EXPECT_TRUE_MSG(test, krb_race_wait(r, 1),
-			      "the outer writer never reached its commit");
-	/* The reader: its size check, then (paused) the writer commits */
-	ev = ring_buffer_consume(b, r->wcpu, NULL, &lost);
-	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&r->done, 10 * HZ));
-	kthread_stop(task);
-	WRITE_ONCE(r->armed, false);
-	KUNIT_EXPECT_EQ(test, 0, ring_buffer_set_test_hook(b, NULL, NULL));
-
-	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(r->timed_out), "a handshake timed out");
-	KUNIT_EXPECT_TRUE_MSG(test, r->nested_done, "the nested writer never ran");
-	KUNIT_EXPECT_TRUE_MSG(test, r->writer_paused, "the outer writer never paused");
-	KUNIT_EXPECT_TRUE_MSG(test, r->reader_paused,
-			      "the reader never reached its commit-page check");
-	KUNIT_EXPECT_EQ(test, r->outer_ok, 1);
-	if (krb_fixed) {
-		krb_race_expect_no_loss(test, r, ev);
-		return;
-	}
-	/* The loss: the nested event comes first, the outer one never */
-	KUNIT_ASSERT_NOT_NULL(test, ev);
-	KUNIT_EXPECT_EQ_MSG(test, krb_event_mark(ev), 3,
-			    "the reader got the outer event: the race did not lose it");
-	KUNIT_EXPECT_EQ_MSG(test, lost, 0UL, "the loss was reported");
-	KUNIT_EXPECT_NULL(test, ring_buffer_consume(b, r->wcpu, NULL, NULL));
-	entries = ring_buffer_entries_cpu(b, r->wcpu);
-	KUNIT_EXPECT_EQ_MSG(test, entries, 1UL,
-			    "the outer event, gone, is still counted in entries");
-	kunit_info(test, "reader on CPU %d, writer on CPU %d: the reader got the nested event first, the outer one never (%lu reported lost, %lu still counted in entries)",
-		   rcpu, r->wcpu, lost, entries);
-}
-
 /* ---- the kernel's ring drawn by lrb's renderer -------------------------- */
 
 /* Payload of the drawn case: 1008 bytes stored, 4 to a page, 48 bytes spare */
@@ -566,7 +356,6 @@ static struct kunit_case lrb_kernel_rb_cases[] = {
 	KUNIT_CASE(iterator_does_not_stop_writers),
 	KUNIT_CASE(small_event_grown),
 	KUNIT_CASE(hooks_trace_a_write_and_a_swap),
-	KUNIT_CASE(reader_size_check_race_loses_outer_event),
 	KUNIT_CASE(inspector_draws_a_kernel_ring),
 	KUNIT_CASE_PARAM_ATTR(stress_run_once, stress_engine_params,
 			      { .speed = KUNIT_SPEED_SLOW }),

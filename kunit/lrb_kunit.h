@@ -5,7 +5,8 @@
  * injectable clock (lrb_kunit_util.c), the ring renderer in the design
  * document's notation (lrb_kunit_render.c), the ring invariants and the
  * expected states (lrb_kunit_expect.c), the checks every case runs at its
- * end.
+ * end. The script engine of the step-by-step suites is lrb_kunit_script.h;
+ * the implementation table lrb_kunit_impl.h.
  */
 #ifndef _LRB_KUNIT_H
 #define _LRB_KUNIT_H

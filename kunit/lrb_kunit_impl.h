@@ -120,11 +120,18 @@ struct lrb_snapshot;
 int lrb_kunit_impl_init_lrb(struct kunit *test);
 #ifdef CONFIG_RING_BUFFER
 int lrb_kunit_impl_init_kernel(struct kunit *test);
+bool lrb_kunit_krb_fixed(void);
+#else
+static inline bool lrb_kunit_krb_fixed(void)
+{
+	return false;
+}
 #endif
 void lrb_kunit_impl_check_end(struct kunit *test,
 			      const struct lrb_kunit_impl *impl, void *buf,
 			      struct lrb_snapshot *snap, int cpu,
-			      unsigned long ok, unsigned long failed);
+			      unsigned long ok, unsigned long failed,
+			      unsigned long silent);
 
 unsigned long lrb_kunit_nest_enter(int depth);
 void lrb_kunit_nest_exit(int depth, unsigned long flags);

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The kernel's reader-page race with its fix: the fix of docs/upstream/
 applied to the prepared tree's kernel/trace/ring_buffer.c for one run of
-lrb_kernel_rb (lrb_kunit.krb_fixed=1: the race case must lose nothing and
-the stress runs allow no unreported loss), then taken out again.
+lrb_kernel_rb and lrb_smp_kernel (lrb_kunit.krb_fixed=1: the race case must
+lose nothing and the stress runs allow no unreported loss), then taken out
+again.
 
     tools/kernel_fix.py [--arch LIST]      (make kernel-fix ARCH=...)
 
@@ -24,7 +25,7 @@ from lrb_harness import cli, paths, report  # noqa: E402
 from lrb_harness.errors import HarnessError  # noqa: E402
 
 SOURCE = 'kernel/trace/ring_buffer.c'
-SUITE = 'lrb_kernel_rb'
+SUITES = ['lrb_kernel_rb', 'lrb_smp_kernel']
 KERNEL_ARG = 'lrb_kunit.krb_fixed=1'
 
 
@@ -63,7 +64,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         cli.say(f'kernel-fix: {patch.name} applied to {SOURCE} for this run')
         apply(prep.tree, patch, dry_run=False)
         try:
-            res = cli.run_targets(ctx, prep, targets, profile, [SUITE], args.jobs)
+            res = cli.run_targets(ctx, prep, targets, profile, SUITES, args.jobs)
         finally:
             source.write_bytes(original)
     except HarnessError as exc:

@@ -330,7 +330,7 @@ KERNEL_PLANTS: List[Plant] = [
           "the kernel's reader reads commit_page before its page's size, behind a read "
           'barrier (the reader half of the fix in docs/upstream/): the case that asserts '
           'the race must find no loss',
-          'default', 'x86_64', ['lrb_kernel_rb.reader_size_check_race_loses_outer_event'],
+          'default', 'x86_64', ['lrb_smp_kernel.reader_between_loads_outer_writer_commits'],
           '\trb_hook(cpu_buffer, RB_HOOK_READER_LOOK);\n'
           '\treader = cpu_buffer->reader_page;\n'
           '\n'
@@ -346,16 +346,16 @@ KERNEL_PLANTS: List[Plant] = [
           '\t}\n'
           '\n'
           '\t/* If there\'s more to read, return this page */\n',
-          failed_case('reader_size_check_race_loses_outer_event'), kernel_args=(),
+          failed_case('reader_between_loads_outer_writer_commits'), kernel_args=(),
           source=KERNEL_RB),
     Plant('kernel_hook_point_removed',
           "the kernel's reader_size hook point is gone: the trace misses a step and the "
           'race case never pauses its reader',
           'default', 'x86_64', ['lrb_kernel_rb.hooks_trace_a_write_and_a_swap',
-                                'lrb_kernel_rb.reader_size_check_race_loses_outer_event'],
+                                'lrb_smp_kernel.reader_between_loads_outer_writer_commits'],
           '\treader = NULL;\n\trb_hook(cpu_buffer, RB_HOOK_READER_SIZE);\n',
           '\treader = NULL;\n',
-          failed_case('(hooks_trace_a_write_and_a_swap|reader_size_check_race_loses_outer_event)'),
+          failed_case('(hooks_trace_a_write_and_a_swap|reader_between_loads_outer_writer_commits)'),
           kernel_args=(), source=KERNEL_RB),
     Plant('kernel_snapshot_no_flags',
           "the kernel's ring inspector drops the flag bits of the next pointers",
