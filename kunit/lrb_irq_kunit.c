@@ -11,7 +11,8 @@
  * whose interrupt never comes or never writes, fails. A last case lets an
  * hrtimer write at arbitrary moments while the task writes in a loop, and
  * fails unless some of those writes came in while the task held a
- * reservation.
+ * reservation. And one misuse from interrupt context: a handler committing
+ * the reservation of the task it interrupted.
  */
 
 #include <kunit/test.h>
@@ -437,6 +438,84 @@ static void hrtimer_writes_at_arbitrary_moments(struct kunit *test)
 	impl->free(h->b);
 }
 
+/* ---- misuse from interrupt context -------------------------------------- */
+
+/* An interrupt handler that commits the event of the task it interrupted */
+struct irq_misuse {
+	struct irq_work		work;
+	struct lrb_buffer	*b;
+	struct lrb_event	*ev;
+	int			ret;
+	atomic_t		done;
+};
+
+static void irq_misuse_fn(struct irq_work *work)
+{
+	struct irq_misuse *m = container_of(work, struct irq_misuse, work);
+
+	m->ret = lrb_unlock_commit(m->b, m->ev);
+	atomic_set_release(&m->done, 1);
+}
+
+/*
+ * A hardirq commits the event a task reserved and has half written, which
+ * would publish it half written: with CONFIG_LOCKLESS_RING_BUFFER_DEBUG the
+ * commit is refused with one warning. The task then writes the rest of its
+ * event and commits it, and the reader gets it whole.
+ */
+static void commit_from_interrupt_over_task_writer(struct kunit *test)
+{
+	struct lrb_stats st;
+	struct irq_misuse *m;
+	struct lrb_event *ev;
+	struct lrb_tb *tb;
+	bool timed_out = false;
+	int cpu, ret = -1;
+	u64 deadline;
+
+	if (!IS_ENABLED(CONFIG_LOCKLESS_RING_BUFFER_DEBUG))
+		kunit_skip(test, "needs CONFIG_LOCKLESS_RING_BUFFER_DEBUG");
+	tb = lrb_tb_alloc(test, 4 * CAP, 0);
+	lrb_tb_check_at_end(test, tb);
+	m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	init_irq_work(&m->work, irq_misuse_fn);
+	m->b = tb->b;
+	cpu = lrb_kunit_pin_current(test);
+
+	pr_info("lrb-kunit: expect one WARNING at lrb_unlock_commit\n");
+	ev = lrb_lock_reserve(tb->b, HALF);
+	if (ev) {
+		memset(lrb_event_data(ev), 0, HALF);
+		m->ev = ev;
+		irq_work_queue(&m->work);
+		deadline = local_clock() + IRQ_WAIT_NS;
+		while (!atomic_read_acquire(&m->done) && !timed_out)
+			timed_out = local_clock() > deadline;
+		lrb_kunit_fill(lrb_event_data(ev), HALF, 0);
+		ret = lrb_unlock_commit(tb->b, ev);
+		tb->ok[cpu]++;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	irq_work_sync(&m->work);
+	KUNIT_ASSERT_FALSE_MSG(test, timed_out, "the interrupt never came");
+	KUNIT_EXPECT_EQ_MSG(test, m->ret, -EINVAL,
+			    "the interrupt committed the task's half-written event");
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "the task's own commit");
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, st.committed, 1UL);
+	KUNIT_EXPECT_EQ(test, st.broken, 0UL);
+	ev = lrb_consume(tb->b, cpu, NULL, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_EQ(test, lrb_event_length(ev), (unsigned int)HALF);
+	KUNIT_EXPECT_TRUE_MSG(test, lrb_kunit_payload_ok(lrb_event_data(ev), HALF, 0),
+			      "the event read back is not the task's whole payload");
+	KUNIT_EXPECT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
+	lrb_kunit_line(test,
+		       "the interrupt's commit returned %d; the task's event read back whole",
+		       m->ret);
+}
+
 static int irq_suite_init(struct kunit_suite *suite)
 {
 	unsigned int k, m, pt;
@@ -477,6 +556,7 @@ static void irq_suite_exit(struct kunit_suite *suite)
 static struct kunit_case lrb_irq_cases[] = {
 	KUNIT_CASE_PARAM(irq_at_hook_points, irq_gen_params),
 	KUNIT_CASE(hrtimer_writes_at_arbitrary_moments),
+	KUNIT_CASE(commit_from_interrupt_over_task_writer),
 	{}
 };
 
