@@ -21,7 +21,9 @@
 #define CAP		LRB_KUNIT_CAPACITY
 #define MAXP		(CAP - 8)
 /* Payload alignment, and the unit payload lengths are rounded up to */
-#define PAYLOAD_ALIGN	(IS_ENABLED(CONFIG_HAVE_64BIT_ALIGNED_ACCESS) ? 8 : 4)
+#define PAYLOAD_ALIGN	LRB_TEST_PAYLOAD_ALIGN
+/* Stored size of the 100-byte events most cases write: 104, or 112 */
+#define EV100		lrb_kunit_event_size(100)
 
 /*
  * Stay on one CPU while writing and reading it, sleeping allowed. The test
@@ -66,6 +68,9 @@ static u64 lrb_expect_read(struct kunit *test, struct lrb_tb *tb, int cpu,
 		ev = lrb_consume(tb->b, cpu, &ts, &lost);
 		KUNIT_ASSERT_NOT_NULL_MSG(test, ev, "event %u of %u", i, count);
 		KUNIT_EXPECT_EQ(test, lrb_event_length(ev), ALIGN(len, PAYLOAD_ALIGN));
+		/* The 8-byte layout keeps every length in array[0] */
+		if (PAYLOAD_ALIGN == 8)
+			KUNIT_EXPECT_EQ(test, (unsigned int)ev->type_len, 0U);
 		KUNIT_EXPECT_TRUE_MSG(test, IS_ALIGNED((unsigned long)lrb_event_data(ev),
 						       PAYLOAD_ALIGN),
 				      "payload of event %u at %p", first + i,
@@ -315,7 +320,7 @@ static void max_payload_needs_page_start(struct kunit *test)
 static void page_end_padding(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 4 * CAP, 0);
-	unsigned int per_page = CAP / 104, small;
+	unsigned int per_page = CAP / EV100, small;
 	struct lrb_snapshot *snap;
 	int cpu;
 
@@ -323,18 +328,25 @@ static void page_end_padding(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, snap);
 	cpu = api_pin();
 
-	/* 104-byte events leave a gap of at least 8: a padding event */
+	/* 100-byte events leave a gap of at least 8: a padding event */
 	lrb_write_n(test, tb, per_page + 1, 100);
 	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, snap));
-	KUNIT_EXPECT_NE(test, CAP % 104, 0UL);
+	KUNIT_EXPECT_GE(test, CAP % EV100, 8UL);
 	KUNIT_EXPECT_EQ(test, snap->page[1].write, (unsigned long)CAP);
 	KUNIT_EXPECT_EQ(test, snap->page[1].commit, (unsigned long)CAP);
 	KUNIT_EXPECT_EQ(test, snap->page[1].entries, (unsigned long)per_page);
-	KUNIT_EXPECT_EQ(test, snap->page[2].write, 104UL);
+	KUNIT_EXPECT_EQ(test, snap->page[2].write, (unsigned long)EV100);
+
+	/* Every event takes a multiple of 8: no gap smaller than a padding */
+	if (PAYLOAD_ALIGN == 8) {
+		lrb_expect_read(test, tb, cpu, 0, per_page + 1, 100);
+		api_unpin();
+		return;
+	}
 
 	/* 12 bytes then 8-byte events leave 4 bytes: the page ends early */
 	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 8));
-	small = (CAP - 104 - 12 - 4) / 8;
+	small = (CAP - EV100 - 12 - 4) / 8;
 	lrb_write_n(test, tb, small, 4);
 	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, snap));
 	KUNIT_EXPECT_EQ(test, snap->page[2].write, (unsigned long)CAP - 4);
@@ -644,7 +656,7 @@ static void broken_ring_stops_recording(struct kunit *test)
 static void producer_consumer_full_drops(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
-	unsigned int per_page = CAP / 104, i, n = 0;
+	unsigned int per_page = CAP / EV100, i, n = 0;
 	struct lrb_stats st;
 	int cpu;
 
@@ -674,7 +686,7 @@ static void producer_consumer_full_drops(struct kunit *test)
 static void overwrite_full_counts_overrun_and_lost(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, LRB_FL_OVERWRITE);
-	unsigned int per_page = CAP / 104, total = 5 * per_page + 3, i;
+	unsigned int per_page = CAP / EV100, total = 5 * per_page + 3, i;
 	unsigned long lost, first_lost = 0;
 	struct lrb_event *ev;
 	struct lrb_stats st;
@@ -882,7 +894,7 @@ static void iterator_matches_consume(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, seen[i].seq, i);
 		KUNIT_EXPECT_EQ(test, lrb_kunit_payload_seq(lrb_event_data(ev)),
 				seen[i].seq);
-		KUNIT_EXPECT_EQ(test, seen[i].len, ALIGN(len, 4));
+		KUNIT_EXPECT_EQ(test, seen[i].len, ALIGN(len, PAYLOAD_ALIGN));
 		KUNIT_EXPECT_EQ(test, ts, seen[i].ts);
 		KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev),
 							     len, i));
@@ -952,7 +964,7 @@ static unsigned int lrb_parse_page(struct kunit *test, void *data, u32 first,
 static void read_page_swaps_full_copies_partial(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 3 * CAP, 0);
-	unsigned int per_page = CAP / 104;
+	unsigned int per_page = CAP / EV100;
 	void *given, *page;
 	int cpu, ret;
 
@@ -975,7 +987,7 @@ static void read_page_swaps_full_copies_partial(struct kunit *test)
 	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, true);
 	KUNIT_EXPECT_EQ(test, ret, -ENODATA);
 	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false);
-	KUNIT_EXPECT_EQ(test, ret, (int)(3 * 104));
+	KUNIT_EXPECT_EQ(test, ret, (int)(3 * EV100));
 	KUNIT_EXPECT_PTR_EQ(test, page, given);
 	KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, per_page, 100), 3U);
 
@@ -984,8 +996,8 @@ static void read_page_swaps_full_copies_partial(struct kunit *test)
 
 	/* A small buffer takes what fits, the rest stays to be read */
 	lrb_write_n(test, tb, 3, 100);
-	ret = lrb_read_page(tb->b, &page, 16 + 2 * 104 + 50, cpu, false);
-	KUNIT_EXPECT_EQ(test, ret, 2 * 104);
+	ret = lrb_read_page(tb->b, &page, 16 + 2 * EV100 + 50, cpu, false);
+	KUNIT_EXPECT_EQ(test, ret, 2 * EV100);
 	KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, per_page + 3, 100), 2U);
 	ret = lrb_read_page(tb->b, &page, 16 + 50, cpu, false);
 	KUNIT_EXPECT_EQ(test, ret, -ENOSPC);
@@ -1002,7 +1014,7 @@ static void read_page_swaps_full_copies_partial(struct kunit *test)
 static void stale_reads_keep_every_read_exact(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 3 * CAP, 0);
-	unsigned int per_page = CAP / 104;
+	unsigned int per_page = CAP / EV100;
 	void *page;
 	int cpu;
 
@@ -1021,10 +1033,10 @@ static void stale_reads_keep_every_read_exact(struct kunit *test)
 	page = lrb_alloc_read_page(tb->b, cpu);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
 	KUNIT_EXPECT_EQ(test, lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false),
-			(int)((per_page - 3) * 104));
+			(int)((per_page - 3) * EV100));
 	KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, 3, 100), per_page - 3);
 	KUNIT_EXPECT_EQ(test, lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false),
-			6 * 104);
+			6 * EV100);
 	KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, per_page, 100), 6U);
 	lrb_free_read_page(tb->b, cpu, page);
 
@@ -1043,7 +1055,7 @@ static void stale_reads_keep_every_read_exact(struct kunit *test)
 static void read_page_after_consume_skips_padding(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 3 * CAP, 0);
-	unsigned int per_page = CAP / 104;
+	unsigned int per_page = CAP / EV100;
 	void *page;
 	int cpu, ret;
 
@@ -1053,7 +1065,7 @@ static void read_page_after_consume_skips_padding(struct kunit *test)
 	page = lrb_alloc_read_page(tb->b, cpu);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
 	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false);
-	KUNIT_EXPECT_EQ(test, ret, 3 * 104);
+	KUNIT_EXPECT_EQ(test, ret, 3 * EV100);
 	if (ret > 0)
 		KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, per_page, 100), 3U);
 	lrb_free_read_page(tb->b, cpu, page);
@@ -1063,7 +1075,7 @@ static void read_page_after_consume_skips_padding(struct kunit *test)
 static void read_page_reports_missed_events(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, LRB_FL_OVERWRITE);
-	unsigned int per_page = CAP / 104;
+	unsigned int per_page = CAP / EV100;
 	struct lrb_data_page *dp;
 	unsigned long missed, commit;
 	struct lrb_stats st;
@@ -1088,7 +1100,7 @@ static void read_page_reports_missed_events(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, missed, st.overrun);
 	}
 	KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, st.overrun, 100),
-			(unsigned int)ret / 104);
+			(unsigned int)ret / EV100);
 	/* The next page is not flagged */
 	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false);
 	KUNIT_ASSERT_GT(test, ret, 0);
@@ -1163,7 +1175,7 @@ static void api_expect_clean(struct kunit *test, const void *page,
 
 static void read_page_hands_out_no_stale_bytes(struct kunit *test)
 {
-	unsigned int per_page = CAP / 104;
+	unsigned int per_page = CAP / EV100;
 	struct lrb_tb *tb;
 	void *page, *given;
 	int cpu, ret;
@@ -1185,7 +1197,7 @@ static void read_page_hands_out_no_stale_bytes(struct kunit *test)
 
 	given = page;
 	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false);
-	KUNIT_EXPECT_EQ(test, ret, (int)(per_page / 2 * 104));
+	KUNIT_EXPECT_EQ(test, ret, (int)(per_page / 2 * EV100));
 	KUNIT_EXPECT_PTR_EQ(test, page, given);
 	KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, per_page, 100),
 			per_page / 2);
@@ -1343,7 +1355,7 @@ static void record_disable_and_enable(struct kunit *test)
 static void resize_grow_keeps_events(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
-	unsigned int per_page = CAP / 104;
+	unsigned int per_page = CAP / EV100;
 	int cpu;
 
 	cpu = api_pin();
@@ -1366,7 +1378,7 @@ static void resize_grow_keeps_events(struct kunit *test)
 static void resize_shrink_drops_oldest(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 5 * CAP, 0);
-	unsigned int per_page = CAP / 104;
+	unsigned int per_page = CAP / EV100;
 	unsigned long lost;
 	struct lrb_event *ev;
 	struct lrb_stats st;
@@ -1451,7 +1463,7 @@ static void resize_bad_size_changes_nothing(struct kunit *test)
 static void empty_transitions(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
-	unsigned int per_page = CAP / 104;
+	unsigned int per_page = CAP / EV100;
 	int cpu;
 
 	cpu = api_pin();

@@ -66,7 +66,7 @@ static unsigned int impl_lrb_event_length(void *ev)
 
 static unsigned int impl_lrb_payload_length(unsigned int len)
 {
-	return ALIGN(len, 4);
+	return ALIGN(len, LRB_TEST_PAYLOAD_ALIGN);
 }
 
 static void *impl_lrb_consume(void *buf, int cpu, u64 *ts, unsigned long *lost)

@@ -73,6 +73,8 @@ bool lrb_kunit_snap_sane(struct kunit *test, const struct lrb_snapshot *snap,
 bool lrb_kunit_ring_sane(struct kunit *test, struct lrb_buffer *b, int cpu);
 bool lrb_kunit_expect(struct kunit *test, const struct lrb_snapshot *snap,
 		      const char *ring, const char *props);
+bool lrb_kunit_expect_layout(struct kunit *test, const struct lrb_snapshot *snap,
+			     const char *ring, const char *props, bool align8);
 
 struct trace_buffer;
 /* The kernel's tracing ring buffer in lrb's snapshot (lrb_krb_snapshot.c) */
@@ -89,9 +91,9 @@ int lrb_kunit_krb_stats(struct trace_buffer *b, int cpu, struct lrb_stats *st);
 /* Stored size of an event with a payload of len bytes */
 static inline unsigned int lrb_kunit_event_size(unsigned int len)
 {
-	if (len > 4 * LRB_TYPE_DATA_TYPE_LEN_MAX)
+	if (len > 4 * LRB_TYPE_DATA_TYPE_LEN_MAX || LRB_TEST_PAYLOAD_ALIGN == 8)
 		len += 4;
-	return ALIGN(len + 4, 4);
+	return ALIGN(len + 4, LRB_TEST_PAYLOAD_ALIGN);
 }
 
 #endif /* _LRB_KUNIT_H */

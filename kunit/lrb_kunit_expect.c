@@ -112,6 +112,7 @@ struct lrb_expect_ctx {
 	struct kunit			*test;
 	const struct lrb_snapshot	*snap;
 	bool				ok;
+	bool				align8_offsets;
 	bool				stale[LRB_SNAP_MAX_PAGES];
 };
 
@@ -217,6 +218,12 @@ static bool lrb_expect_page_field(struct lrb_expect_ctx *c, const char *key,
 		got = p->read;
 	else
 		return false;
+	if (c->align8_offsets && strcmp(dot + 1, "entries") &&
+	    want && want != LRB_KUNIT_CAPACITY) {
+		if (!IS_ALIGNED(got, 8))
+			lrb_mismatch(c, "%s is %lu, not a multiple of 8", key, got);
+		return true;
+	}
 	if (got != want)
 		lrb_mismatch(c, "%s is %lu, expected %lu", key, got, want);
 	return true;
@@ -340,7 +347,27 @@ static void lrb_expect_stale(struct lrb_expect_ctx *c, const char *props)
 bool lrb_kunit_expect(struct kunit *test, const struct lrb_snapshot *snap,
 		      const char *ring, const char *props)
 {
-	struct lrb_expect_ctx c = { .test = test, .snap = snap, .ok = true };
+	return lrb_kunit_expect_layout(test, snap, ring, props, false);
+}
+
+/**
+ * lrb_kunit_expect_layout - lrb_kunit_expect(), for a ring of another layout
+ * @test: the test case
+ * @snap: the snapshot
+ * @ring: as for lrb_kunit_expect()
+ * @props: as for lrb_kunit_expect()
+ * @align8: the byte offsets in @props are those of lrb's 4-byte layout
+ *	and @snap is a ring of 8-byte aligned events: an offset other than
+ *	0 and a full page is only checked to be a multiple of 8
+ *
+ * Return: true if the snapshot is the state described.
+ */
+bool lrb_kunit_expect_layout(struct kunit *test, const struct lrb_snapshot *snap,
+			     const char *ring, const char *props, bool align8)
+{
+	struct lrb_expect_ctx c = {
+		.test = test, .snap = snap, .ok = true, .align8_offsets = align8,
+	};
 	char *copy, *p, *tok;
 
 	if (props)

@@ -200,9 +200,10 @@ static int stress_writer(void *data)
 
 /* Check one event read from cpu, with lost events reported before it */
 /* Not an event a writer of this CPU wrote, or not all of it */
-static bool stress_torn(const struct stress_ev *e, unsigned int len, int cpu)
+static bool stress_torn(const struct lrb_kunit_impl *impl,
+			const struct stress_ev *e, unsigned int len, int cpu)
 {
-	return len < sizeof(*e) || ALIGN(e->len, 4) != len || e->cpu != cpu ||
+	return len < sizeof(*e) || impl->payload_length(e->len) != len || e->cpu != cpu ||
 	       e->ctx > CTX_IRQ || stress_sum(e) != e->sum;
 }
 
@@ -223,7 +224,7 @@ static void stress_check(struct stress_run *run, int cpu,
 		sc->need[CTX_TASK] = true;
 		sc->need[CTX_IRQ] = true;
 	}
-	if (stress_torn(e, len, cpu)) {
+	if (stress_torn(run->ops->impl, e, len, cpu)) {
 		if (!sc->bad++)
 			snprintf(sc->err, sizeof(sc->err),
 				 "CPU %d: torn or foreign event (len %u/%u, cpu %u)",
@@ -356,7 +357,7 @@ static unsigned int stress_iterate_live(struct stress_run *run, int cpu)
 			seen[1] = false;
 		}
 		e = ops->impl->event_data(ev);
-		if (stress_torn(e, ops->impl->event_length(ev), cpu)) {
+		if (stress_torn(ops->impl, e, ops->impl->event_length(ev), cpu)) {
 			stress_fail(sc, "iterator returned a torn or foreign event");
 			break;
 		}

@@ -241,6 +241,20 @@ HARDENING_PLANTS: List[Plant] = [
           '\tif (unlikely(!buffer || !length || length > LRB_MAX_PAYLOAD))\n',
           r'BUG: kernel NULL pointer dereference|' + failed_case('write_null_data_changes_nothing'),
           kernel_args=()),
+    Plant('foreign_commit_unchecked',
+          "lrb_unlock_commit() commits whatever reservation is innermost, even from another "
+          "context than its reserve's (an interrupt over the task it interrupted)",
+          'default', 'x86_64', ['lrb_irq.commit_from_interrupt_over_task_writer'],
+          '\tif (unlikely(!depth || lrb_debug_foreign_commit(cb, depth)))\n',
+          '\tif (unlikely(!depth))\n',
+          failed_case('commit_from_interrupt_over_task_writer'), kernel_args=()),
+    Plant('align8_size_without_length_word',
+          "with 8-byte payloads, an event's size leaves out the length word that "
+          'puts its payload 8 bytes in: each event overruns the next by 4 bytes',
+          'align8', 'x86_64', ['lrb_api'],
+          '\tif (length > LRB_MAX_SMALL_DATA || LRB_FORCE_8BYTE)\n\t\tlength += sizeof(u32);\n',
+          '\tif (length > LRB_MAX_SMALL_DATA)\n\t\tlength += sizeof(u32);\n',
+          failed_case(r'\w+'), kernel_args=()),
     Plant('read_finish_unchecked',
           'lrb_read_finish() answers 0 to an iterator it does not know (without the '
           'look-up it would free it again)',

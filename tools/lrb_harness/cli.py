@@ -109,12 +109,12 @@ def build_parser() -> Parser:
                    'patches, mypy, the wrapper unit tests, sparse')
     w1 = sub.add_parser('w1', help='compile the series objects with W=1, fail on warnings')
     arch_opts(w1)
-    test = sub.add_parser('test', help='check, run every target, W=1, kbuffer-check and the '
-                          'sanitizer passes: what CI runs')
+    test = sub.add_parser('test', help='check, run every target, W=1, kbuffer-check, the '
+                          'sanitizer passes and the 8-byte layout: what CI runs')
     arch_opts(test)
     test.add_argument('--no-sanitizers', action='store_true',
-                      help='skip the sanitizer passes (' +
-                      ', '.join(f'{p} on {a}' for p, a in CI_SANITIZER_PASSES) + ')')
+                      help='skip the passes after the default profile (' +
+                      ', '.join(f'{p} on {a}' for p, a in CI_EXTRA_PASSES) + ')')
     san = sub.add_parser('sanitizers', help='every sanitizer profile on x86_64 and arm64-lse')
     san.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)),
                      help='make --jobs for the kernel builds')
@@ -385,8 +385,9 @@ def cmd_w1(ctx: Context, args: argparse.Namespace) -> int:
     return EXIT_OK if not bad else EXIT_FAIL
 
 
-# What `test` runs after the default profile, and what `sanitizers` runs
-CI_SANITIZER_PASSES = [('kcsan+lockdep', 'x86_64'), ('kcsan', 'arm64-lse')]
+# What `test` runs after the default profile (the sanitizers, and lrb's
+# 8-byte layout, which neither arch builds by itself), and what `sanitizers` runs
+CI_EXTRA_PASSES = [('kcsan+lockdep', 'x86_64'), ('kcsan', 'arm64-lse'), ('align8', 'x86_64')]
 ALL_SANITIZER_PASSES = [(p, 'x86_64,arm64-lse') for p in ('kcsan', 'kasan', 'lockdep', 'kmemleak')]
 
 
@@ -454,7 +455,7 @@ def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
     w1_found.append(run_model())
     step_times['model'] = time.monotonic() - t0
     extra = [] if args.no_sanitizers or profile.name != DEFAULT_PROFILE else \
-        run_passes(ctx, prep, CI_SANITIZER_PASSES, args.jobs, step_times)
+        run_passes(ctx, prep, CI_EXTRA_PASSES, args.jobs, step_times)
     for run in [res] + extra:
         print_run(run, False)
     plain('')
@@ -477,7 +478,7 @@ def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
 
 def pass_names(profile: Profile) -> List[str]:
     """make test's passes in order: the profile run, then the sanitizer passes."""
-    return [profile.name] + [name for name, _arch in CI_SANITIZER_PASSES]
+    return [profile.name] + [name for name, _arch in CI_EXTRA_PASSES]
 
 
 def record_test(ctx: Context, prep: tree.Prepared, profile: Profile, runs: List[RunResult],
