@@ -477,7 +477,7 @@ def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def pass_names(profile: Profile) -> List[str]:
-    """make test's passes in order: the profile run, then the sanitizer passes."""
+    """make test's passes in order: the profile run, then CI_EXTRA_PASSES."""
     return [profile.name] + [name for name, _arch in CI_EXTRA_PASSES]
 
 
