@@ -5,7 +5,8 @@
 #   ARCH=LIST       x86_64, arm64, arm64-lse, arm64-llsc, all (comma-separated);
 #                   make bench also arm64-nopac (arm64 without pointer authentication),
 #                   x86_64-icount, arm64-icount (QEMU counting instructions)
-#   PROFILE=NAME    tools/profiles/NAME.config (default: default)
+#   PROFILE=NAME    tools/profiles/NAME.config (default: default; make bench: bench,
+#                   or bench-debug)
 #   GLOB=GLOBS      kunit.py filter globs, space-separated (suite or suite.case)
 #   S=CASE          lrb_design case for `make scenario`
 #   IMPL=NAME       `make scenarios`/`make scenario` on lrb or kernel only (default: both)
@@ -48,7 +49,8 @@ help:
 	@echo 'make test-arm64    build arm64, boot LSE and LL/SC (GLOB=, PROFILE=)'
 	@echo 'make run           run ARCH= PROFILE= GLOB= (default: all targets)'
 	@echo 'make bench         lrb_bench on x86_64, arm64-lse, arm64-nopac, x86_64-icount,'
-	@echo '                   arm64-icount: docs/bench.md, docs/bench.png'
+	@echo '                   arm64-icount: docs/bench.md, docs/bench.png (PROFILE=bench-debug:'
+	@echo '                   with CONFIG_LOCKLESS_RING_BUFFER_DEBUG, report beside its logs)'
 	@echo 'make planted-bugs  plant a bug per sanitizer (NAMES=), check its profile catches it'
 	@echo 'make kernel-fix    lrb_kernel_rb on the kernel with the fix of docs/upstream/ (ARCH=)'
 	@echo 'make check         checkpatch --strict, kernel-doc, kunit/ and bench/ against'
@@ -116,7 +118,7 @@ kernel-fix: deps-check
 	@$(PYTHON) tools/kernel_fix.py $(ARCH_OPT) $(JOBS_OPT)
 
 bench: deps-check
-	@$(WRAPPER) bench $(ARCH_OPT) $(JOBS_OPT) $(foreach a,$(KERNEL_ARGS),--kernel-arg $(a))
+	@$(WRAPPER) bench $(ARCH_OPT) $(PROFILE_OPT) $(JOBS_OPT) $(foreach a,$(KERNEL_ARGS),--kernel-arg $(a))
 
 unit-tests:
 	@$(PYTHON) -m unittest discover -s tools/tests -t tools

@@ -127,6 +127,11 @@ def build_parser() -> Parser:
                             '(default: all of them)')
     bench.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)),
                        help='make --jobs for the kernel builds')
+    bench.add_argument('--profile', default=BENCH_PROFILE,
+                       help='a standalone profile of the benchmark (default: bench, the '
+                            'production options; bench-debug adds '
+                            'CONFIG_LOCKLESS_RING_BUFFER_DEBUG); another than bench writes '
+                            'its report beside its logs')
     bench.add_argument('--kernel-arg', action='append', default=[], metavar='ARG',
                        help='extra kernel argument, e.g. lrb_bench.reps=11')
     bench.add_argument('--out', help='the markdown page to write (default: docs/bench.md, or '
@@ -548,7 +553,10 @@ def bench_outputs(out: Optional[str], png: Optional[str], partial: bool,
 
 def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
     """Full counts (lrb_bench.smoke=0), one boot per arch, then the report."""
-    targets, profile = select(ctx, args.arch or [','.join(BENCH_ARCHES)], BENCH_PROFILE)
+    targets, profile = select(ctx, args.arch or [','.join(BENCH_ARCHES)], args.profile)
+    if not profile.standalone:
+        raise HarnessError(f'bench: profile {profile.name} is not a standalone profile: '
+                           'the benchmark runs only in one of its own (bench, bench-debug)')
     profile.kernel_args += ['lrb_bench.smoke=0'] + args.kernel_arg
     prep = prepare(ctx)
     res = run_targets(ctx, prep, targets, profile, [], args.jobs)
@@ -557,9 +565,11 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
         plain(report.closing_line(*totals(res.boots)))
         plain('bench: a boot failed: no report written')
         return EXIT_FAIL
-    out, png = bench_outputs(args.out, args.png, bool(args.arch), res.out_dir)
+    partial = bool(args.arch) or profile.name != BENCH_PROFILE
+    out, png = bench_outputs(args.out, args.png, partial, res.out_dir)
     report_cmd = [sys.executable, str(ctx.repo / 'tools' / 'bench_report.py'),
-                  '--command', 'make bench' + (f' ARCH={",".join(args.arch)}' if args.arch else ''),
+                  '--command', 'make bench' + (f' ARCH={",".join(args.arch)}' if args.arch else '')
+                  + (f' PROFILE={profile.name}' if profile.name != BENCH_PROFILE else ''),
                   '--out', out, '--png', png]
     counted: Dict[str, Path] = {}  # build -> its counts: targets that share a build share them
     for boot in res.boots:

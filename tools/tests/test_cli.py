@@ -242,6 +242,26 @@ class RunTest(TempDirTest):
         self.assertIn('--kernel_args=lrb_bench.smoke=0', call)
         self.assertTrue(any(a.endswith('/lrb/build/x86_64-bench') for a in call))
 
+    def test_bench_rejects_a_profile_that_is_not_standalone(self) -> None:
+        write(self.repo / 'tools' / 'profiles' / 'kcsan.config',
+              '# description: kcsan\nCONFIG_KCSAN=y\n')
+        code, _out, err = run_cli(['bench', '--arch', 'x86_64', '--profile', 'kcsan'],
+                                  self.repo, self.env)
+        self.assertEqual(code, 2)
+        self.assertIn('profile kcsan is not a standalone profile', err)
+        self.assertFalse(self.calls.exists())
+
+    def test_bench_profile_builds_in_its_own_directory(self) -> None:
+        write(self.repo / 'tools' / 'profiles' / 'bench-debug.config',
+              '# description: bench-debug\n# standalone: yes\nCONFIG_KUNIT=y\n')
+        self.env['FAKE_KUNIT_LOG'] = str(DATA / 'logs' / 'x86_64-fail.log')
+        self.env['FAKE_KUNIT_RC'] = '1'
+        code, _out, _err = run_cli(['bench', '--arch', 'x86_64', '--profile', 'bench-debug'],
+                                   self.repo, self.env)
+        self.assertEqual(code, 1)
+        call = self.calls_made()[0]
+        self.assertTrue(any(a.endswith('/lrb/build/x86_64-bench-debug') for a in call))
+
 
 class BenchOutputsTest(unittest.TestCase):
     def test_full_run_writes_docs(self) -> None:
