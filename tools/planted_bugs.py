@@ -300,6 +300,15 @@ HARDENING_PLANTS: List[Plant] = [
           '\t\tif (lrb_is_broken(cb))\n\t\t\treturn false;\n',
           '',
           failed_case('broken_ring_stops_recording'), kernel_args=()),
+    Plant('lib_ftrace_instrumented',
+          "lrb's object built with ftrace instrumentation (lib/'s Makefile removes it for "
+          "lib/): every buffer function gains a call site a tracer callback can run from",
+          'ftrace', 'x86_64', ['lrb_ftrace'],
+          'obj-$(CONFIG_LOCKLESS_RING_BUFFER) += lockless_ring_buffer.o\n',
+          'obj-$(CONFIG_LOCKLESS_RING_BUFFER) += lockless_ring_buffer.o\n'
+          'CFLAGS_lockless_ring_buffer.o += $(CC_FLAGS_FTRACE)\n',
+          failed_case('buffer_functions_have_no_ftrace_site'), kernel_args=(),
+          source='lib/Makefile'),
 ]
 
 # The Promela model's writer-only mutations (model/, docs/model.md) on the

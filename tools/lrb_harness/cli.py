@@ -390,9 +390,11 @@ def cmd_w1(ctx: Context, args: argparse.Namespace) -> int:
     return EXIT_OK if not bad else EXIT_FAIL
 
 
-# What `test` runs after the default profile (the sanitizers, and lrb's
-# 8-byte layout, which neither arch builds by itself), and what `sanitizers` runs
-CI_EXTRA_PASSES = [('kcsan+lockdep', 'x86_64'), ('kcsan', 'arm64-lse'), ('align8', 'x86_64')]
+# What `test` runs after the default profile (the sanitizers, lrb's 8-byte
+# layout, which neither arch builds by itself, and the function tracer), and
+# what `sanitizers` runs
+CI_EXTRA_PASSES = [('kcsan+lockdep', 'x86_64'), ('kcsan', 'arm64-lse'), ('align8', 'x86_64'),
+                   ('ftrace', 'x86_64')]
 ALL_SANITIZER_PASSES = [(p, 'x86_64,arm64-lse') for p in ('kcsan', 'kasan', 'lockdep', 'kmemleak')]
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterator, List, Optional
 
+from . import profiles
 from .profiles import Profile, Target
 
 ANSI = re.compile(r'\x1b\[[0-9;]*m')
@@ -66,14 +67,25 @@ class Request:
     jobs: int
 
 
+def kunitconfig_args(req: Request) -> List[str]:
+    """.kunitconfig (unless the profile is standalone), then the profile's
+    fragments; merged into one file beside the build directory when a
+    fragment overrides an option (kunit.py refuses two values for one)."""
+    paths = [] if req.profile.standalone else [req.repo / '.kunitconfig']
+    paths += ([req.profile.fragment] if req.profile.fragment else []) + req.profile.extra
+    if not profiles.overrides(paths):
+        return [f'--kunitconfig={p}' for p in paths]
+    merged = req.build_dir.parent / f'{req.build_dir.name}.kunitconfig'
+    merged.parent.mkdir(parents=True, exist_ok=True)
+    merged.write_text(profiles.merge_kunitconfigs(paths))
+    return [f'--kunitconfig={merged}']
+
+
 def command(req: Request) -> List[str]:
     tgt = req.target
     cmd = [sys.executable, str(kunit_py(req.tree)), req.subcommand,
            f'--build_dir={req.build_dir}']
-    if not req.profile.standalone:
-        cmd.append(f'--kunitconfig={req.repo / ".kunitconfig"}')
-    for frag in ([req.profile.fragment] if req.profile.fragment else []) + req.profile.extra:
-        cmd.append(f'--kunitconfig={frag}')
+    cmd += kunitconfig_args(req)
     cmd += [f'--arch={tgt.linux_arch}',
             f'--qemu_config={req.repo / "tools" / "qemu_configs" / tgt.qemu_config}']
     if tgt.cross_compile:

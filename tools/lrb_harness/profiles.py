@@ -1,7 +1,10 @@
 """Targets (what QEMU boots) and profiles (kunitconfig fragments).
 
 A profile is tools/profiles/<name>.config: a kunitconfig fragment passed to
-kunit.py as a second --kunitconfig after the repository's .kunitconfig.
+kunit.py as a second --kunitconfig after the repository's .kunitconfig. A
+fragment may give an option of .kunitconfig another value (`# CONFIG_X is not
+set` included): kunit.py refuses two values for one option, so the files are
+then merged into one, the fragment's value winning (merge_kunitconfigs()).
 Its leading comment block may carry metadata, one `# key: value` a line:
 
   # description: one line shown by `list-profiles`
@@ -198,3 +201,50 @@ def load_profile(profile_dir: Path, name: str) -> Profile:
     if len(names) == 1:
         return _load_one(profile_dir, name)
     return combine(name, [_load_one(profile_dir, n) for n in names])
+
+
+_KCONFIG_SET = re.compile(r'^(CONFIG_\w+)=(.*)$')
+_KCONFIG_UNSET = re.compile(r'^# (CONFIG_\w+) is not set$')
+
+
+def kconfig_entries(text: str) -> Dict[str, str]:
+    """The options of a kunitconfig as kunit.py reads them ('n': is not set)."""
+    entries: Dict[str, str] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        match = _KCONFIG_SET.match(line)
+        if match:
+            entries[match.group(1)] = match.group(2)
+            continue
+        match = _KCONFIG_UNSET.match(line)
+        if match:
+            entries[match.group(1)] = 'n'
+    return entries
+
+
+def _entries_of(paths: List[Path]) -> List[Dict[str, str]]:
+    return [kconfig_entries(p.read_text()) if p.is_file() else {} for p in paths]
+
+
+def overrides(paths: List[Path]) -> bool:
+    """Whether a later kunitconfig gives an option another value than an
+    earlier one."""
+    seen: Dict[str, str] = {}
+    for entries in _entries_of(paths):
+        for name, value in entries.items():
+            if seen.get(name, value) != value:
+                return True
+            seen[name] = value
+    return False
+
+
+def merge_kunitconfigs(paths: List[Path]) -> str:
+    """One kunitconfig of several, a later file's value of an option winning."""
+    merged: Dict[str, str] = {}
+    for entries in _entries_of(paths):
+        merged.update(entries)
+    lines = ['# Merged by tools/lrb_harness (later files win): '
+             + ' '.join(str(p) for p in paths)]
+    lines += [f'# {name} is not set' if value == 'n' else f'{name}={value}'
+              for name, value in merged.items()]
+    return '\n'.join(lines) + '\n'

@@ -4,7 +4,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from lrb_harness import kunitrun
+from lrb_harness import kunitrun, profiles
 from lrb_harness.errors import HarnessError
 from lrb_harness.profiles import TARGETS, load_profile
 
@@ -57,6 +57,47 @@ class CombineTest(unittest.TestCase):
         self.assertEqual([c for c in cmd if c.startswith('--kunitconfig=')],
                          ['--kunitconfig=/repo/.kunitconfig', f'--kunitconfig={self.dir / "a.config"}',
                           f'--kunitconfig={self.dir / "b.config"}'])
+
+
+class OverrideTest(unittest.TestCase):
+    """A fragment that gives an option of .kunitconfig another value."""
+
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.tmp.name)
+        (self.dir / 'repo').mkdir()
+        (self.dir / 'repo' / '.kunitconfig').write_text(
+            '# base\nCONFIG_KUNIT=y\nCONFIG_ENABLE_DEFAULT_TRACERS=y\nCONFIG_SMP=y\n')
+        _write(self.dir, 'f', '# description: f\nCONFIG_FUNCTION_TRACER=y\n'
+                              '# CONFIG_ENABLE_DEFAULT_TRACERS is not set\n')
+        _write(self.dir, 'a', 'CONFIG_SMP=y\nCONFIG_A=y\n')
+
+    def tearDown(self) -> None:
+        self.tmp.cleanup()
+
+    def request(self, name: str) -> kunitrun.Request:
+        return kunitrun.Request(TARGETS[0], 'run', self.dir / 'repo', Path('/tree'),
+                                self.dir / 'build' / 'x86_64-f', load_profile(self.dir, name),
+                                '', Path('/j.json'), 2)
+
+    def test_entries_read_as_kunit_py_does(self) -> None:
+        self.assertEqual(profiles.kconfig_entries('CONFIG_A=y\n# CONFIG_B is not set\n# c\n'
+                                                  'CONFIG_C="x y"\n'),
+                         {'CONFIG_A': 'y', 'CONFIG_B': 'n', 'CONFIG_C': '"x y"'})
+
+    def test_the_same_value_twice_is_no_override(self) -> None:
+        args = kunitrun.kunitconfig_args(self.request('a'))
+        self.assertEqual(args, [f'--kunitconfig={self.dir / "repo" / ".kunitconfig"}',
+                                f'--kunitconfig={self.dir / "a.config"}'])
+        self.assertFalse((self.dir / 'build').exists())
+
+    def test_override_passes_one_merged_file(self) -> None:
+        args = kunitrun.kunitconfig_args(self.request('f'))
+        merged = self.dir / 'build' / 'x86_64-f.kunitconfig'
+        self.assertEqual(args, [f'--kunitconfig={merged}'])
+        self.assertEqual(profiles.kconfig_entries(merged.read_text()),
+                         {'CONFIG_KUNIT': 'y', 'CONFIG_ENABLE_DEFAULT_TRACERS': 'n',
+                          'CONFIG_SMP': 'y', 'CONFIG_FUNCTION_TRACER': 'y'})
 
 
 if __name__ == '__main__':
