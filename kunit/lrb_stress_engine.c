@@ -36,6 +36,8 @@ MODULE_PARM_DESC(lrb_stress_ms, "duration of each stress run in ms");
 
 #define STRESS_PAGES	16
 #define HR_PERIOD_NS	(50 * NSEC_PER_USEC)
+/* A run lasts lrb_stress_ms, or up to this many times that for its coverage */
+#define STRESS_MAX_RUNS	4
 #define CTX_TASK	0
 #define CTX_IRQ		1
 
@@ -147,7 +149,7 @@ static int stress_write(struct stress_run *run, struct stress_cpu *sc, int ctx)
 	if (ctx == CTX_TASK)
 		WRITE_ONCE(sc->reserved, true);
 	else if (READ_ONCE(sc->reserved))
-		sc->nested++;
+		WRITE_ONCE(sc->nested, sc->nested + 1);
 	e = run->ops->impl->event_data(ev);
 	e->seq = sc->seq[ctx]++;
 	e->cpu = sc->cpu;
@@ -461,15 +463,31 @@ static void stress_sample_counters(struct stress_run *run)
 	}
 }
 
+/*
+ * Whether an hrtimer write has nested in a task's write on some CPU yet. A
+ * full producer/consumer ring refuses most writes, and a slow kernel (lockdep
+ * under TCG) then writes few: the run goes on until one has nested.
+ */
+static bool stress_nested_seen(struct stress_run *run)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != run->reader_cpu && READ_ONCE(run->cpus[cpu].nested))
+			return true;
+	return false;
+}
+
 /**
  * stress_engine_run - one stress run (a parameter of stress_engine_params())
  * @test: the test, whose param_value is a &struct stress_param
  * @ops: the buffer implementation
  *
  * Writers on every online CPU but the test thread's, each with an hrtimer
- * writer nested on its CPU, for lrb_stress_ms; the test thread reads; then
- * every CPU is drained and its counters are checked against what the
- * writers and the reader saw.
+ * writer nested on its CPU, for lrb_stress_ms (up to STRESS_MAX_RUNS times
+ * that until a timer write has nested in a task's write); the test thread
+ * reads; then every CPU is drained and its counters are checked against
+ * what the writers and the reader saw.
  */
 void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 {
@@ -481,7 +499,8 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 	struct lrb_stats st;
 	void *page = NULL;
 	bool overran;
-	u64 end, halfway;
+	u64 start, end, halfway, last;
+	unsigned int ran_ms;
 	int cpu, writers = 0;
 	unsigned int got;
 
@@ -526,10 +545,13 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tasks[cpu]);
 	}
 
-	end = local_clock() + (u64)lrb_stress_ms * NSEC_PER_MSEC;
+	start = local_clock();
+	end = start + (u64)lrb_stress_ms * NSEC_PER_MSEC;
 	halfway = end - (u64)lrb_stress_ms * NSEC_PER_MSEC / 2;
+	last = end + (u64)(STRESS_MAX_RUNS - 1) * lrb_stress_ms * NSEC_PER_MSEC;
 	overran = !p->overwrite;
-	while (local_clock() < end) {
+	while (local_clock() < end ||
+	       (local_clock() < last && !stress_nested_seen(run))) {
 		if (!overran) {
 			overran = stress_overran(run) || local_clock() >= halfway;
 			cond_resched();
@@ -551,6 +573,7 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 			cpu_relax();
 		cond_resched();
 	}
+	ran_ms = div_u64(local_clock() - start, NSEC_PER_MSEC);
 	for_each_online_cpu(cpu)
 		live_read += run->cpus[cpu].read;
 	WRITE_ONCE(run->stop, true);
@@ -615,8 +638,8 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 	migrate_enable();
 	if (page)
 		ops->impl->free_read_page(run->b, run->reader_cpu, page);
-	kunit_info(test, "%s: %d writer CPUs + hrtimers for %u ms: %lu events written (%lu by an hrtimer inside a task's write), %lu read (%lu while the writers ran, %lu iterated), %lu overwritten, %lu dropped, %lu refused while iterating; counters taken %lu times while they ran",
-		   p->name, writers, lrb_stress_ms, written, nested, read,
+	kunit_info(test, "%s: %d writer CPUs + hrtimers for %u ms (lrb_stress_ms %u): %lu events written (%lu by an hrtimer inside a task's write), %lu read (%lu while the writers ran, %lu iterated), %lu overwritten, %lu dropped, %lu refused while iterating; counters taken %lu times while they ran",
+		   p->name, writers, ran_ms, lrb_stress_ms, written, nested, read,
 		   live_read, run->iterated, over, dropped, rejected, run->samples);
 	/* A run in which nothing happened proves nothing */
 	KUNIT_EXPECT_GT_MSG(test, written, 0UL, "%s: nothing was written", p->name);
