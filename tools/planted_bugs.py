@@ -483,7 +483,8 @@ def select_plants(names: Sequence[str]) -> List[Plant]:
     unknown = [n for n in names if n not in known]
     if unknown:
         raise HarnessError(f'unknown plant {", ".join(unknown)}; valid: {", ".join(known)}')
-    return [known[n] for n in names] if names else list(ALL_PLANTS)
+    # A name given twice runs once, where it first came
+    return [known[n] for n in dict.fromkeys(names)] if names else list(ALL_PLANTS)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

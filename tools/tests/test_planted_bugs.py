@@ -33,6 +33,11 @@ class PlantTest(unittest.TestCase):
             planted_bugs.select_plants(['nope'])
         self.assertIn('valid: ' + planted_bugs.PLANTS[0].name, ctx.exception.message)
 
+    def test_a_name_given_twice_runs_once(self) -> None:
+        first, second = planted_bugs.ALL_PLANTS[0].name, planted_bugs.ALL_PLANTS[1].name
+        self.assertEqual([p.name for p in planted_bugs.select_plants([second, first, second])],
+                         [second, first])
+
     def test_every_plant_is_complete(self) -> None:
         names = [p.name for p in planted_bugs.ALL_PLANTS]
         self.assertEqual(len(names), len(set(names)))
