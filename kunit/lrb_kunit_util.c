@@ -440,6 +440,11 @@ void lrb_tb_check_at_end(struct kunit *test, struct lrb_tb *tb)
  *    stamp with plain loads while __rb_reserve_next() stores it for the
  *    page's first event: it reads while writers write by design, and takes
  *    a changed stamp as the page overwritten (ring_buffer_iter_dropped()).
+ *  - rb_set_head_page() (the iterator's emptiness check calls it) reads
+ *    the flagged next pointers of the ring with plain loads while a
+ *    writer's rb_head_page_set() moves the HEADER flag with cmpxchg: the
+ *    head search is lockless by design and goes round the ring again (up to
+ *    three times) when the flag moved under it.
  * KCSAN leaves these functions out of its reports for the rest of the boot;
  * every other report, and every one in lrb, still fails the run.
  */
@@ -452,6 +457,7 @@ static const char *const lrb_kcsan_ignored[] = {
 	"!ring_buffer_iter_empty",
 	"!rb_iter_head_event",
 	"!ring_buffer_iter_peek",
+	"!rb_set_head_page",
 };
 
 /**
