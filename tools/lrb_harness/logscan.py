@@ -70,6 +70,36 @@ def first_per_burst(reports: List[Report], gap: int = 60) -> List[Report]:
     return kept
 
 
+# Races in the kernel's own code that KCSAN may report while the kernel boots,
+# before any suite runs and so before the suites' filter of the kernel's
+# intended races (lrb_kunit_kcsan_ignore_kernel()) exists: the report's title,
+# and why the race is not ours. Once a test has started they fail the run.
+KERNEL_BOOT_RACES: List[Tuple[str, str]] = [
+    ('data-race in rcu_momentary_eqs / rcu_report_qs_rdp',
+     "RCU's per-CPU rcu_need_heavy_qs, cleared with a plain write by rcu_momentary_eqs() "
+     "(stop_machine at boot) while the softirq's rcu_report_qs_rdp() clears it marked; "
+     'kernel/rcu/tree.c calls these unsynchronized assignments safe'),
+]
+FIRST_TEST = re.compile(r'\bK?TAP version \d+')
+
+
+def boot_races(reports: List[Report], lines: Sequence[str]
+               ) -> Tuple[List[Report], List[Tuple[Report, str]]]:
+    """(reports kept, kernel races set aside with their reason): a KCSAN
+    report of KERNEL_BOOT_RACES before the first KTAP line is not ours."""
+    first = next((num for num, raw in enumerate(lines, 1) if FIRST_TEST.search(raw)),
+                 len(lines) + 1)
+    kept: List[Report] = []
+    aside: List[Tuple[Report, str]] = []
+    for rep in reports:
+        why = next((why for title, why in KERNEL_BOOT_RACES if title in rep.text), None)
+        if rep.kind == 'kcsan' and rep.line < first and why is not None:
+            aside.append((rep, why))
+        else:
+            kept.append(rep)
+    return kept, aside
+
+
 # A case that breaks the ring on purpose announces the one WARNING it causes
 EXPECT_WARNING = re.compile(r'lrb-kunit: expect one WARNING at (\w+)')
 

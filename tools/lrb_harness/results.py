@@ -106,7 +106,10 @@ def analyze(target: Target, profile: Profile, outcome: Outcome, log_lines: Seque
             case.reasons.append('never reported a result (the kernel stopped while it ran)')
         by_leaf[id(leaf.test)] = case
         result.cases.append(case)
-    reports = logscan.first_per_burst(logscan.find_reports(log_lines))
+    reports, boot_races = logscan.boot_races(
+        logscan.first_per_burst(logscan.find_reports(log_lines)), log_lines)
+    result.notes += [f'not ours, at boot before any test: {rep} ({why})'
+                     for rep, why in boot_races]
     for rep in logscan.without_expected(reports, log_lines):
         owner = _case_for_line(leaves, rep.line)
         if owner is None:

@@ -183,6 +183,16 @@ class DetectionTest(unittest.TestCase):
         kept = logscan.without_expected(logscan.find_reports(lines), lines)
         self.assertEqual(len(kept), 1)
 
+    def test_kernel_boot_race_before_the_tests_is_set_aside(self) -> None:
+        lines = ['BUG: KCSAN: data-race in rcu_momentary_eqs / rcu_report_qs_rdp',
+                 'BUG: KCSAN: data-race in lrb_reserve_event / lrb_reserve_event',
+                 'KTAP version 1',
+                 'BUG: KCSAN: data-race in rcu_momentary_eqs / rcu_report_qs_rdp']
+        kept, aside = logscan.boot_races(logscan.find_reports(lines), lines)
+        self.assertEqual([r.line for r in kept], [2, 4])
+        self.assertEqual([r.line for r, _why in aside], [1])
+        self.assertIn('rcu_need_heavy_qs', aside[0][1])
+
     def test_burst_of_trace_lines_is_one_report(self) -> None:
         lines = ['BUG: KCSAN: data-race in a / b', 'WARNING: also', 'BUG: again']
         self.assertEqual(len(logscan.first_per_burst(logscan.find_reports(lines))), 1)
