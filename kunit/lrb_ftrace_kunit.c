@@ -48,37 +48,6 @@ static const struct ftrace_fn ftrace_buffer_fns[] = {
 #endif
 };
 
-/*
- * A function of the test's own, built with ftrace instrumentation (lib/'s
- * Makefile removes it for lib/ only, not for lib/lrb_kunit/): the control
- * that the check sees a call site where there is one, and the function the
- * tracer callback of the nesting case is set on.
- */
-struct ftrace_nest;
-static noinline __noclone void ftrace_probe_target(struct ftrace_nest *n);
-
-/* Every function of the buffers has no ftrace call site */
-static void buffer_functions_have_no_ftrace_site(struct kunit *test)
-{
-	unsigned int i, traced = 0;
-
-	KUNIT_ASSERT_NE_MSG(test, ftrace_location((unsigned long)ftrace_probe_target), 0UL,
-			    "the test's own function has no ftrace call site: the check would see none");
-	for (i = 0; i < ARRAY_SIZE(ftrace_buffer_fns); i++) {
-		const struct ftrace_fn *fn = &ftrace_buffer_fns[i];
-
-		if (!ftrace_location(fn->addr))
-			continue;
-		traced++;
-		KUNIT_FAIL(test,
-			   "%s has an ftrace call site at %pS: a tracer callback writing to the buffer would trace its own write",
-			   fn->name, (void *)ftrace_location(fn->addr));
-	}
-	lrb_kunit_line(test,
-		       "%zu buffer functions without an ftrace call site (%u with one); %ps has one",
-		       ARRAY_SIZE(ftrace_buffer_fns) - traced, traced, ftrace_probe_target);
-}
-
 /**
  * struct ftrace_nest - a tracer callback writing inside a write
  * @ops: the ftrace_ops set on ftrace_probe_target()
@@ -102,9 +71,37 @@ struct ftrace_nest {
 	bool			in_write;
 };
 
+/*
+ * A function of the test's own, built with ftrace instrumentation (lib/'s
+ * Makefile removes it for lib/ only, not for lib/lrb_kunit/): the control
+ * that the check sees a call site where there is one, and the function the
+ * tracer callback of the nesting case is set on.
+ */
 static noinline __noclone void ftrace_probe_target(struct ftrace_nest *n)
 {
 	WRITE_ONCE(n->target_calls, n->target_calls + 1);
+}
+
+/* Every function of the buffers has no ftrace call site */
+static void buffer_functions_have_no_ftrace_site(struct kunit *test)
+{
+	unsigned int i, traced = 0;
+
+	KUNIT_ASSERT_NE_MSG(test, ftrace_location((unsigned long)ftrace_probe_target), 0UL,
+			    "the test's own function has no ftrace call site: the check would see none");
+	for (i = 0; i < ARRAY_SIZE(ftrace_buffer_fns); i++) {
+		const struct ftrace_fn *fn = &ftrace_buffer_fns[i];
+
+		if (!ftrace_location(fn->addr))
+			continue;
+		traced++;
+		KUNIT_FAIL(test,
+			   "%s has an ftrace call site at %pS: a tracer callback writing to the buffer would trace its own write",
+			   fn->name, (void *)ftrace_location(fn->addr));
+	}
+	lrb_kunit_line(test,
+		       "%zu buffer functions without an ftrace call site (%u with one); %ps has one",
+		       ARRAY_SIZE(ftrace_buffer_fns) - traced, traced, ftrace_probe_target);
 }
 
 static void ftrace_nest_callback(unsigned long ip, unsigned long parent_ip,
