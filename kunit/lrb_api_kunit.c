@@ -17,6 +17,7 @@
 #include <linux/workqueue.h>
 
 #include "lrb_kunit.h"
+#include "lrb_kunit_impl.h"
 
 #define CAP		LRB_KUNIT_CAPACITY
 #define MAXP		(CAP - 8)
@@ -976,7 +977,8 @@ static void read_page_swaps_full_copies_partial(struct kunit *test)
 
 	/* A full page whose writer left: swapped, not copied */
 	ret = lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false);
-	KUNIT_EXPECT_EQ(test, ret, (int)CAP);
+	/* Its events, not the padding after them */
+	KUNIT_EXPECT_EQ(test, ret, (int)(per_page * EV100));
 	KUNIT_EXPECT_PTR_NE(test, page, given);
 	KUNIT_EXPECT_EQ(test, lrb_parse_page(test, page, 0, 100), per_page);
 	KUNIT_EXPECT_EQ(test, lrb_read_events_cpu(tb->b, cpu),
@@ -1256,6 +1258,429 @@ static void read_page_hexdump_for_kbuffer(struct kunit *test)
 	lrb_free_read_page(tb->b, cpu, page);
 	api_unpin();
 	lrb_set_clock(tb->b, NULL);
+}
+
+/* ---- no old byte to a reader --------------------------------------------- */
+
+/* Payloads of the laps that fill every page with a pattern first */
+#define API_OLD_LEN	96
+/* A payload that leaves 3 bytes (7 in the 8-byte layout) to round up */
+#define API_ODD_LEN	21
+
+/*
+ * Fill every page of cpu's ring, the reader page included, with events of
+ * a pattern, for laps, and consume them all: what later events leave
+ * unwritten holds the pattern, as it would hold events consumed long ago.
+ */
+static void api_laps_of_pattern(struct kunit *test, struct lrb_buffer *b,
+				int cpu, unsigned int laps)
+{
+	u64 data[API_OLD_LEN / sizeof(u64)];
+	unsigned int i, n = laps * 5 * (CAP / lrb_kunit_event_size(API_OLD_LEN));
+
+	for (i = 0; i < ARRAY_SIZE(data); i++)
+		data[i] = API_STALE_WORD;
+	for (i = 0; i < n; i++) {
+		KUNIT_ASSERT_EQ(test, 0, lrb_write(b, sizeof(data), data));
+		if (i % 16 == 15)
+			while (lrb_consume(b, cpu, NULL, NULL))
+				;
+	}
+	while (lrb_consume(b, cpu, NULL, NULL))
+		;
+}
+
+/* The bytes that round a payload of len up: zero, or how many are not */
+static unsigned int api_round_up_dirty(struct lrb_event *ev, unsigned int len)
+{
+	const u8 *p = lrb_event_data(ev);
+	unsigned int i, dirty = 0;
+
+	for (i = len; i < lrb_event_length(ev); i++)
+		dirty += p[i] != 0;
+	return dirty;
+}
+
+static void api_expect_odd_event(struct kunit *test, struct lrb_event *ev,
+				 u32 seq, const char *path)
+{
+	KUNIT_ASSERT_NOT_NULL_MSG(test, ev, "%s: event %u", path, seq);
+	KUNIT_EXPECT_EQ_MSG(test, lrb_event_length(ev),
+			    ALIGN(API_ODD_LEN, PAYLOAD_ALIGN), "%s: event %u", path, seq);
+	KUNIT_EXPECT_TRUE_MSG(test, lrb_kunit_payload_ok(lrb_event_data(ev),
+							 API_ODD_LEN, seq),
+			      "%s: payload of event %u", path, seq);
+	KUNIT_EXPECT_EQ_MSG(test, api_round_up_dirty(ev, API_ODD_LEN), 0U,
+			    "%s: event %u: old bytes in the round-up after its payload",
+			    path, seq);
+}
+
+/* Every event of a page handed out, and the page after them, clean */
+static unsigned int api_expect_clean_page(struct kunit *test, void *page,
+					  u32 first, const char *what)
+{
+	struct lrb_data_page *dp = page;
+	unsigned long commit = local_read(&dp->commit) & ~LRB_MISSED_FLAGS;
+	unsigned int off = 0, n = 0;
+	struct lrb_event *ev;
+
+	while (off < commit) {
+		ev = (void *)&dp->data[off];
+		KUNIT_ASSERT_LE_MSG(test, (unsigned int)ev->type_len,
+				    LRB_TYPE_DATA_TYPE_LEN_MAX,
+				    "%s: a %u event at %u: the page is not trimmed to its events",
+				    what, ev->type_len, off);
+		api_expect_odd_event(test, ev, first + n, what);
+		off += lrb_kunit_event_size(API_ODD_LEN);
+		n++;
+	}
+	api_expect_clean(test, page, api_page_used(page), what);
+	return n;
+}
+
+/*
+ * After laps of events full of a pattern, events whose payload does not
+ * fill its last unit read back with zeros there, through every read path:
+ * consume, peek, the iterator, a page copied and a page handed over whole;
+ * a page handed over ends with its last event (the padding that fills the
+ * rest of the page, whose body holds old bytes, is left out and cleared);
+ * and a page given to lrb_read_page() full of another buffer's bytes goes
+ * into the ring and comes out clean. With reserve and commit the caller
+ * writes only its payload.
+ */
+static void no_old_byte_reaches_a_reader(struct kunit *test)
+{
+	unsigned int per_page = CAP / lrb_kunit_event_size(API_ODD_LEN), i, n;
+	struct lrb_tb *tb = lrb_api_tb(test, 3 * CAP, LRB_FL_OVERWRITE);
+	struct lrb_iter *iter;
+	void *page, *given;
+	u64 *w;
+	int cpu;
+
+	tb->counted = false;
+	cpu = api_pin();
+	api_laps_of_pattern(test, tb->b, cpu, 4);
+
+	/* consume, peek and the iterator */
+	for (i = 0; i < 8; i++)
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write_seq(tb, API_ODD_LEN, i));
+	iter = lrb_read_start(tb->b, cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, iter);
+	for (i = 0; i < 8; i++) {
+		api_expect_odd_event(test, lrb_iter_peek(iter, NULL), i, "iterator");
+		lrb_iter_advance(iter);
+	}
+	KUNIT_EXPECT_EQ(test, lrb_read_finish(iter), 0);
+	for (i = 0; i < 8; i++) {
+		api_expect_odd_event(test, lrb_peek(tb->b, cpu, NULL, NULL), i, "peek");
+		api_expect_odd_event(test, lrb_consume(tb->b, cpu, NULL, NULL), i,
+				     "consume");
+	}
+
+	/*
+	 * A page whose writer left, handed over whole, and one copied. The
+	 * reset starts the writer on a page of its own; pages keep their bytes.
+	 */
+	api_laps_of_pattern(test, tb->b, cpu, 2);
+	KUNIT_ASSERT_EQ(test, 0, lrb_reset_cpu(tb->b, cpu));
+	for (i = 0; i < per_page + 3; i++)
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write_seq(tb, API_ODD_LEN, i));
+	page = lrb_alloc_read_page(tb->b, cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
+	given = page;
+	KUNIT_EXPECT_EQ(test, lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false),
+			(int)(per_page * lrb_kunit_event_size(API_ODD_LEN)));
+	KUNIT_EXPECT_PTR_NE(test, page, given);
+	KUNIT_EXPECT_EQ(test, api_expect_clean_page(test, page, 0, "page handed over"),
+			per_page);
+	KUNIT_EXPECT_GT(test, lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false), 0);
+	KUNIT_EXPECT_EQ(test, api_expect_clean_page(test, page, per_page, "page copied"),
+			3U);
+
+	/*
+	 * A page full of another buffer's bytes given for a page handed over:
+	 * it becomes the reader's, goes into the ring at the next swap, and
+	 * the writers fill it.
+	 */
+	KUNIT_ASSERT_EQ(test, 0, lrb_reset_cpu(tb->b, cpu));
+	for (i = 0; i < per_page + 3; i++)
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write_seq(tb, API_ODD_LEN, i));
+	for (w = page, i = 0; i < PAGE_SIZE / sizeof(*w); i++)
+		w[i] = API_STALE_WORD;
+	given = page;
+	KUNIT_ASSERT_GT(test, lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false), 0);
+	KUNIT_ASSERT_PTR_NE(test, page, given);
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_NOT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
+	for (n = 0; n < 3 * per_page; n++)
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write_seq(tb, API_ODD_LEN, n));
+	/* Every page the ring hands over now, the foreign one among them */
+	for (i = 0; i < 4; i++) {
+		struct lrb_event *ev;
+
+		if (lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false) <= 0)
+			break;
+		ev = (void *)((struct lrb_data_page *)page)->data;
+		api_expect_clean_page(test, page,
+				      lrb_kunit_payload_seq(lrb_event_data(ev)),
+				      "page after another buffer's page went round");
+	}
+	KUNIT_EXPECT_GE(test, i, 3U);
+	lrb_free_read_page(tb->b, cpu, page);
+	api_unpin();
+}
+
+/* ---- time stamps ---------------------------------------------------------- */
+
+/* Decode the events of a page handed out: their times, in order */
+static unsigned int api_page_times(struct kunit *test, void *page, u64 *times,
+				   unsigned int max)
+{
+	struct lrb_data_page *dp = page;
+	unsigned long commit = local_read(&dp->commit) & ~LRB_MISSED_FLAGS;
+	unsigned int off = 0, n = 0;
+	struct lrb_event *ev;
+	u64 t = dp->time_stamp, v;
+
+	while (off < commit && n < max) {
+		ev = (void *)&dp->data[off];
+		switch (ev->type_len) {
+		case LRB_TYPE_PADDING:
+			return n;
+		case LRB_TYPE_TIME_EXTEND:
+			t += ((u64)ev->array[0] << LRB_TS_SHIFT) | ev->time_delta;
+			off += 8;
+			continue;
+		case LRB_TYPE_TIME_STAMP:
+			v = ((u64)ev->array[0] << LRB_TS_SHIFT) | ev->time_delta;
+			t = (dp->time_stamp & ~((1ULL << 59) - 1)) | v;
+			off += 8;
+			continue;
+		default:
+			t += ev->time_delta;
+			times[n++] = t;
+			off += ev->type_len ? ev->type_len * 4 + 4 : ev->array[0] + 4;
+		}
+	}
+	return n;
+}
+
+/* Every read path gives times[] for the events seq 0 .. n - 1 of cpu */
+static void api_expect_times(struct kunit *test, struct lrb_tb *tb, int cpu,
+			     const u64 *want, unsigned int n, unsigned int len)
+{
+	u64 *got = kunit_kcalloc(test, n, sizeof(*got), GFP_KERNEL);
+	struct lrb_iter *iter;
+	struct lrb_event *ev;
+	unsigned int i, k;
+	void *page;
+	u64 ts;
+
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	iter = lrb_read_start(tb->b, cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, iter);
+	for (i = 0; i < n; i++) {
+		ev = lrb_iter_peek(iter, &ts);
+		KUNIT_ASSERT_NOT_NULL(test, ev);
+		KUNIT_EXPECT_EQ_MSG(test, ts, want[i], "iterator, event %u", i);
+		lrb_iter_advance(iter);
+	}
+	KUNIT_EXPECT_EQ(test, lrb_read_finish(iter), 0);
+
+	/* Pages: handed over whole, or copied; then the rest consumed */
+	page = lrb_alloc_read_page(tb->b, cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
+	for (i = 0; i < n / 2;) {
+		if (lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false) <= 0)
+			break;
+		k = api_page_times(test, page, got + i, n - i);
+		for (; k; k--, i++)
+			KUNIT_EXPECT_EQ_MSG(test, got[i], want[i], "page read, event %u", i);
+	}
+	lrb_free_read_page(tb->b, cpu, page);
+	for (; i < n; i++) {
+		ev = lrb_consume(tb->b, cpu, &ts, NULL);
+		KUNIT_ASSERT_NOT_NULL(test, ev);
+		KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev), len, i));
+		KUNIT_EXPECT_EQ_MSG(test, ts, want[i], "consume, event %u", i);
+	}
+}
+
+/*
+ * A clock that steps back by 500,000 after 20 events and then goes on: the
+ * times read back are the clock's, but never below the one before, at the
+ * first event of each page as everywhere else, through every read path.
+ */
+static void clock_back_clamped_at_page_starts(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 8 * CAP, 0);
+	u64 want[200], clock;
+	unsigned int i;
+	int cpu;
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
+	cpu = api_pin();
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		clock = 1000000 + 1000 * i - (i >= 20 ? 500000 : 0);
+		want[i] = i ? max(clock, want[i - 1]) : clock;
+		lrb_kunit_clock_set(clock);
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 100));
+	}
+	api_expect_times(test, tb, cpu, want, ARRAY_SIZE(want), 100);
+	api_unpin();
+	lrb_set_clock(tb->b, NULL);
+}
+
+/*
+ * A clock that jumps by more than a time extend carries (2^59): the event
+ * after the jump starts a page, whose 64-bit stamp gives its exact time.
+ */
+static void clock_jump_beyond_extend_is_exact(struct kunit *test)
+{
+	static const u64 want[] = {
+		1000, 2000, 2000 + (1ULL << 60), 3000 + (1ULL << 60),
+		3000 + (1ULL << 60) + (1ULL << 59) + 7,
+	};
+	struct lrb_tb *tb = lrb_api_tb(test, 8 * CAP, 0);
+	unsigned int i;
+	int cpu;
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
+	cpu = api_pin();
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		lrb_kunit_clock_set(want[i]);
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 8));
+	}
+	api_expect_times(test, tb, cpu, want, ARRAY_SIZE(want), 8);
+	api_unpin();
+	lrb_set_clock(tb->b, NULL);
+}
+
+struct api_nest {
+	struct lrb_tb	*tb;
+	bool		armed;
+	bool		wrote;
+};
+
+/* At the outer writer's RESERVED: the clock set back, a nested write */
+static void api_nest_clock_back(struct lrb_buffer *b, int cpu,
+				enum lrb_hook_point point, void *data)
+{
+	struct api_nest *nest = data;
+	unsigned long flags;
+
+	if (point != LRB_HOOK_RESERVED || in_interrupt() || !nest->armed)
+		return;
+	nest->armed = false;
+	lrb_kunit_clock_set(5000);
+	flags = lrb_kunit_nest_enter(1);
+	nest->wrote = !lrb_tb_write_seq(nest->tb, 8, 2);
+	lrb_kunit_nest_exit(1, flags);
+}
+
+/*
+ * A writer interrupted between its reserve and the publication of its time
+ * (the RESERVED hook point) by a writer whose clock went back: the nested
+ * event's absolute stamp is below the event before it in the buffer. Every
+ * read path reads it as the time of that event, not earlier.
+ */
+static void nested_clock_back_read_clamped(struct kunit *test)
+{
+	static const u64 want[] = { 9000, 10000, 10000, 10001 };
+	struct lrb_tb *tb = lrb_api_tb(test, 4 * CAP, 0);
+	struct api_nest nest = { .tb = tb };
+	int cpu;
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
+	cpu = api_pin();
+	lrb_kunit_clock_set(9000);
+	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write_seq(tb, 8, 0));
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_test_hook(tb->b, api_nest_clock_back, &nest));
+	lrb_kunit_clock_set(10000);
+	nest.armed = true;
+	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write_seq(tb, 8, 1));
+	lrb_set_test_hook(tb->b, NULL, NULL);
+	KUNIT_ASSERT_TRUE_MSG(test, nest.wrote, "the nested write did not happen");
+	lrb_kunit_clock_set(10001);
+	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write_seq(tb, 8, 3));
+	api_expect_times(test, tb, cpu, want, ARRAY_SIZE(want), 8);
+	api_unpin();
+	lrb_set_clock(tb->b, NULL);
+}
+
+/* ---- bounds --------------------------------------------------------------- */
+
+/*
+ * 255 iterators on one CPU, and the next refused: the count of iterators
+ * never carries into the bits that say a reset is at work or the ring is
+ * broken. Recording on the CPU stays off until the last one finishes.
+ */
+static void iterators_per_cpu_are_bounded(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 2 * CAP, 0);
+	struct lrb_iter **iters;
+	struct lrb_stats st;
+	unsigned int i, n = 0;
+	int cpu;
+
+	iters = kunit_kcalloc(test, 257, sizeof(*iters), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, iters);
+	cpu = api_pin();
+	for (i = 0; i < 256; i++) {
+		iters[i] = lrb_read_start(tb->b, cpu);
+		if (IS_ERR(iters[i]))
+			break;
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, 255U);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(iters[n]), -EBUSY);
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, st.broken, 0UL);
+	KUNIT_EXPECT_EQ(test, lrb_record_enable_cpu(tb->b, cpu), -EBUSY);
+	KUNIT_EXPECT_EQ(test, lrb_tb_write(tb, 8), -ENOSPC);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, lrb_read_finish(iters[i]), 0);
+	KUNIT_EXPECT_EQ(test, lrb_tb_write(tb, 8), 0);
+	lrb_expect_read(test, tb, cpu, 0, 1, 8);
+	api_unpin();
+}
+
+/*
+ * A broken ring is not resized: lrb_resize() refuses it with -EIO and
+ * changes nothing (no head to start from); after lrb_reset_cpu() it can.
+ */
+static void resize_of_broken_ring_refused(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 4 * CAP, LRB_FL_OVERWRITE);
+	struct lrb_snapshot *snap;
+	struct lrb_stats st;
+	int cpu;
+
+	tb->counted = false;
+	cpu = api_pin();
+	lrb_write_n(test, tb, 4, MAXP);
+	KUNIT_ASSERT_EQ(test, 0, lrb_test_set_next_flags(tb->b, cpu, 1,
+							 LRB_SNAP_UPDATE));
+	pr_info("lrb-kunit: expect one WARNING at lrb_set_broken\n");
+	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, 16, tb), -ENOSPC);
+	api_unpin();
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_ASSERT_EQ(test, st.broken, 1UL);
+
+	KUNIT_EXPECT_EQ(test, lrb_resize(tb->b, 6 * CAP), -EIO);
+	KUNIT_EXPECT_EQ(test, lrb_size(tb->b), 4 * CAP);
+	snap = api_snapshot(test, tb, cpu);
+	KUNIT_EXPECT_EQ(test, snap->nr_pages, 5U);
+	KUNIT_EXPECT_TRUE(test, lrb_kunit_expect(test, snap, "p1 -U-> p2 --> p3 --> p4 -U->",
+						 "nrU=2 nrH=0"));
+
+	KUNIT_EXPECT_EQ(test, lrb_reset_cpu(tb->b, cpu), 0);
+	KUNIT_EXPECT_EQ(test, lrb_resize(tb->b, 6 * CAP), 0);
+	KUNIT_EXPECT_EQ(test, lrb_size(tb->b), 6 * CAP);
+	cpu = api_pin();
+	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, 16, tb), 0);
+	KUNIT_EXPECT_NOT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
+	api_unpin();
 }
 
 /* ---- reset, recording, resize, empty ------------------------------------ */
@@ -1539,6 +1964,12 @@ static struct kunit_case lrb_api_cases[] = {
 	KUNIT_CASE(read_page_hands_out_no_stale_bytes),
 	KUNIT_CASE(stale_reads_keep_every_read_exact),
 	KUNIT_CASE(read_page_hexdump_for_kbuffer),
+	KUNIT_CASE(no_old_byte_reaches_a_reader),
+	KUNIT_CASE(clock_back_clamped_at_page_starts),
+	KUNIT_CASE(clock_jump_beyond_extend_is_exact),
+	KUNIT_CASE(nested_clock_back_read_clamped),
+	KUNIT_CASE(iterators_per_cpu_are_bounded),
+	KUNIT_CASE(resize_of_broken_ring_refused),
 	KUNIT_CASE(reset_discards_and_zeroes),
 	KUNIT_CASE(reset_cpu_only_that_cpu),
 	KUNIT_CASE(record_disable_and_enable),

@@ -274,6 +274,19 @@ static void impl_krb_free_read_page(void *buf, int cpu, void *page)
 		ring_buffer_free_read_page(k->b, cpu, page);
 }
 
+/**
+ * lrb_kunit_krb_buffer - the kernel's buffer behind a buffer of this row
+ * @buf: a buffer the row's alloc returned
+ *
+ * Return: its struct trace_buffer.
+ */
+struct trace_buffer *lrb_kunit_krb_buffer(void *buf)
+{
+	struct impl_krb *k = buf;
+
+	return k->b;
+}
+
 static bool impl_krb_reader_contended(void *buf, int cpu)
 {
 	struct impl_krb *k = buf;

@@ -138,6 +138,11 @@ static bool impl_lrb_reader_contended(void *buf, int cpu)
 	return lrb_test_reader_lock_contended(buf, cpu);
 }
 
+static void impl_lrb_set_patience(void *buf, u64 ns)
+{
+	lrb_test_set_reader_patience(buf, ns);
+}
+
 const struct lrb_kunit_impl lrb_kunit_impl_lrb = {
 	.name = "lrb",
 	.api = "lrb",
@@ -163,4 +168,5 @@ const struct lrb_kunit_impl lrb_kunit_impl_lrb = {
 	.read_page = impl_lrb_read_page,
 	.free_read_page = impl_lrb_free_read_page,
 	.reader_contended = impl_lrb_reader_contended,
+	.set_patience = impl_lrb_set_patience,
 };

@@ -438,6 +438,117 @@ static void hrtimer_writes_at_arbitrary_moments(struct kunit *test)
 	impl->free(h->b);
 }
 
+/* ---- a reader in an interrupt over the writer ------------------------- */
+
+/* Readers in an hrtimer on the CPU of a task that writes */
+struct hr_reader {
+	struct hrtimer		timer;
+	struct lrb_buffer	*b;
+	int			cpu;
+	unsigned long		read;
+	unsigned long		reads;
+	/* READER_SPIN hook calls in the current read, and the most in one */
+	unsigned int		spins;
+	unsigned int		max_spins;
+	bool			stop;
+};
+
+static void hr_reader_hook(struct lrb_buffer *b, int cpu,
+			   enum lrb_hook_point point, void *data)
+{
+	struct hr_reader *h = data;
+
+	if (point == LRB_HOOK_READER_SPIN && in_hardirq())
+		h->spins++;
+}
+
+static enum hrtimer_restart hr_reader_fn(struct hrtimer *t)
+{
+	struct hr_reader *h = container_of(t, struct hr_reader, timer);
+	unsigned int i;
+
+	if (smp_processor_id() == h->cpu) {
+		/* Drain the reader page, so that reads need the head */
+		for (i = 0; i < 64; i++) {
+			h->spins = 0;
+			h->reads++;
+			if (!lrb_consume(h->b, h->cpu, NULL, NULL))
+				break;
+			h->read++;
+			h->max_spins = max(h->max_spins, h->spins);
+		}
+		h->max_spins = max(h->max_spins, h->spins);
+	}
+	if (READ_ONCE(h->stop))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(30 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+/*
+ * lrb_consume() is allowed in any context but NMI, so also in an interrupt
+ * that came in while a writer of the same CPU pushed the head. The task
+ * writes a 2-page overwrite ring in a loop, two events a page, so that
+ * every other write pushes the head; an hrtimer on its CPU reads every
+ * 30 us. A read that lands on the push cannot wait for the writer it
+ * interrupted: it returns at once (looking for the head once), counted as
+ * busy, and the ring never breaks. The run goes on, 4 times its length at
+ * most, until some read landed on a push.
+ */
+static void reader_in_interrupt_over_pushing_writer(struct kunit *test)
+{
+	unsigned long written = 0, failed = 0;
+	struct lrb_stats st;
+	struct hr_reader *h;
+	u64 start, end;
+	u8 *data;
+
+	h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	data = kunit_kzalloc(test, HALF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	h->b = lrb_alloc(2 * CAP, LRB_FL_OVERWRITE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, h->b);
+	h->cpu = lrb_kunit_pin_current(test);
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_test_hook(h->b, hr_reader_hook, h));
+	hrtimer_init(&h->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	h->timer.function = hr_reader_fn;
+	hrtimer_start(&h->timer, ns_to_ktime(30 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	start = local_clock();
+	end = start + 200 * NSEC_PER_MSEC;
+	for (;;) {
+		if (lrb_write(h->b, HALF - 8, data))
+			failed++;
+		else
+			written++;
+		if (local_clock() < end)
+			continue;
+		lrb_stats_cpu(h->b, h->cpu, &st);
+		if (st.busy || local_clock() > start + 800 * NSEC_PER_MSEC)
+			break;
+		cond_resched();
+	}
+	WRITE_ONCE(h->stop, true);
+	hrtimer_cancel(&h->timer);
+	lrb_set_test_hook(h->b, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(h->b, h->cpu, &st));
+	kunit_info(test, "task wrote %lu (%lu refused); hrtimer reads %lu, %lu events, %lu busy; most head searches in one read %u; broken %lu; run %llu ms",
+		   written, failed, h->reads, h->read, st.busy, h->max_spins, st.broken,
+		   (local_clock() - start) / NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ_MSG(test, st.broken, 0UL,
+			    "a reader over its own CPU's writer broke the ring");
+	KUNIT_EXPECT_LE_MSG(test, h->max_spins, 1U,
+			    "a reader in an interrupt waited for the writer it interrupted");
+	KUNIT_EXPECT_EQ(test, st.committed, written);
+	KUNIT_EXPECT_EQ(test, st.read, h->read);
+	KUNIT_EXPECT_EQ(test, st.committed, st.read + st.overrun + st.entries);
+	KUNIT_EXPECT_GT_MSG(test, st.busy, 0UL,
+			    "no read landed on a head push: the case injects nothing");
+	KUNIT_EXPECT_EQ(test, 0, lrb_write(h->b, HALF - 8, data));
+	lrb_free(h->b);
+}
+
 /* ---- misuse from interrupt context -------------------------------------- */
 
 /* An interrupt handler that commits the event of the task it interrupted */
@@ -556,6 +667,7 @@ static void irq_suite_exit(struct kunit_suite *suite)
 static struct kunit_case lrb_irq_cases[] = {
 	KUNIT_CASE_PARAM(irq_at_hook_points, irq_gen_params),
 	KUNIT_CASE(hrtimer_writes_at_arbitrary_moments),
+	KUNIT_CASE(reader_in_interrupt_over_pushing_writer),
 	KUNIT_CASE(commit_from_interrupt_over_task_writer),
 	{}
 };

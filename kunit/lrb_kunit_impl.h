@@ -77,6 +77,8 @@ struct lrb_kunit_hook {
  *	none
  * @free_read_page: free it
  * @reader_contended: whether a reader of @cpu waits for another one
+ * @set_patience: how long readers wait for a writer's head push, in ns
+ *	(NULL: the implementation sets no time on it)
  * @lone_reader: the reader page points at itself until the first swap (the
  *	kernel's rb_allocate_cpu_buffer()); lrb links it to the head at once
  */
@@ -107,6 +109,7 @@ struct lrb_kunit_impl {
 			     struct lrb_data_page **data);
 	void	(*free_read_page)(void *buf, int cpu, void *page);
 	bool	(*reader_contended)(void *buf, int cpu);
+	void	(*set_patience)(void *buf, u64 ns);
 	bool	lone_reader;
 };
 
@@ -121,6 +124,7 @@ int lrb_kunit_impl_init_lrb(struct kunit *test);
 #ifdef CONFIG_RING_BUFFER
 int lrb_kunit_impl_init_kernel(struct kunit *test);
 bool lrb_kunit_krb_fixed(void);
+struct trace_buffer *lrb_kunit_krb_buffer(void *buf);
 #else
 static inline bool lrb_kunit_krb_fixed(void)
 {

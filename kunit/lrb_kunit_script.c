@@ -17,7 +17,7 @@
 
 static bool lrb_script_reader_point(enum lrb_hook_point point)
 {
-	return point >= LRB_HOOK_READER_LOOK && point < LRB_HOOK_NR;
+	return point >= LRB_HOOK_READER_LOOK && point <= LRB_HOOK_READER_BUSY;
 }
 
 /* Row of script->count: the writer's depth, or the reader's row */
@@ -263,6 +263,13 @@ struct lrb_script *lrb_script_start(struct kunit *test, unsigned long size,
 	init_completion(&s->writer_done);
 	s->buf = s->impl->alloc(size, flags & LRB_FL_OVERWRITE);
 	KUNIT_ASSERT_NOT_NULL(test, s->buf);
+	/*
+	 * A reader the script makes wait for a writer it stopped waits as
+	 * long as the script's own waits, whatever the host does to the
+	 * vCPUs meanwhile.
+	 */
+	if (s->impl->set_patience)
+		s->impl->set_patience(s->buf, LRB_SCRIPT_WAIT_NS);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrb_script_free, s));
 	/* Cleanup runs backwards: unhook and stop the writer, then check */
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrb_script_check_end, s));

@@ -20,6 +20,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
 
@@ -539,10 +540,11 @@ int lrb_kunit_pin_current(struct kunit *test)
  */
 bool lrb_kunit_wait_stage(atomic_t *stage, int want, u64 timeout_ns)
 {
-	u64 deadline = local_clock() + timeout_ns;
+	/* Not local_clock(): with interrupts off it can stop at the next tick */
+	u64 deadline = ktime_get_mono_fast_ns() + timeout_ns;
 
 	while (atomic_read_acquire(stage) < want) {
-		if (local_clock() > deadline)
+		if (ktime_get_mono_fast_ns() > deadline)
 			return false;
 		cpu_relax();
 	}

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
 
-from . import (checks, kunitrun, paths, report, results, series, sparse, srcdirs, suites,
-               testrecord, tree)
+from . import (checks, contracts, kunitrun, paths, report, results, series, sparse, srcdirs,
+               suites, testrecord, tree)
 from .errors import HarnessError
 from .profiles import (ARCH_GROUPS, DEFAULT_PROFILE, Profile, Target, VALID_ARCHES,
                        load_profile, parse_arches, profile_names)
@@ -343,6 +343,7 @@ def run_checks(ctx: Context, prep: tree.Prepared) -> List[checks.CheckResult]:
     found = [checks.checkpatch(prep.tree, patch_files, as_files=False),
              checks.checkpatch(prep.tree, dir_sources, as_files=True),
              checks.kernel_doc(prep.tree, doc_files),
+             contracts.check(prep.tree, ctx.repo),
              checks.copies_match(ctx.tree_config()),
              checks.mypy(ctx.repo),
              checks.unit_tests(ctx.repo)]
