@@ -265,7 +265,8 @@ HARDENING_PLANTS: List[Plant] = [
     Plant('record_enable_ends_iteration',
           'lrb_record_enable_cpu() undoes the disable an iteration holds',
           'default', 'x86_64', ['lrb_api.record_enable_cpu_keeps_iteration'],
-          '\t\tif (!(old & LRB_DISABLED_USER_MASK))\n\t\t\treturn old ? -EBUSY : -EINVAL;\n',
+          '\t\tif (!(old & LRB_DISABLED_USER_MASK))\n\t\t\treturn old & (LRB_DISABLED_ITER_MASK |\n'
+          '\t\t\t\t      LRB_DISABLED_BROKEN) ? -EBUSY : -EINVAL;\n',
           '\t\tif (!old)\n\t\t\treturn -EINVAL;\n',
           failed_case('record_enable_cpu_keeps_iteration'), kernel_args=()),
     Plant('recursion_unbounded',
@@ -297,7 +298,7 @@ HARDENING_PLANTS: List[Plant] = [
     Plant('broken_ring_reader_spins',
           'a reader of a broken ring spins for the UPDATE that no writer will clear',
           'default', 'x86_64', ['lrb_api.broken_ring_stops_recording'],
-          '\t\tif (lrb_is_broken(cb))\n\t\t\treturn false;\n',
+          '\t\tif (lrb_is_broken(cb))\n\t\t\treturn 0;\n',
           '',
           failed_case('broken_ring_stops_recording'), kernel_args=()),
     Plant('lib_ftrace_instrumented',
@@ -414,8 +415,97 @@ KERNEL_PLANTS: List[Plant] = [
           source=KERNEL_RB),
 ]
 
+# Contracts (issue 25): each plant puts back the code before its fix
+CONTRACT_PLANTS: List[Plant] = [
+    Plant('reader_waits_for_interrupted_writer',
+          'a reader in an interrupt over a writer of its own CPU that is pushing the head '
+          'spins, with interrupts off, for the writer that cannot go on before it returns',
+          'default', 'x86_64', ['lrb_contract', 'lrb_irq.reader_in_interrupt_over_pushing_writer'],
+          '\t\tif (lrb_reader_over_writer(cb) ||\n\t\t    (deadline && ',
+          '\t\tif ((deadline && ',
+          r'waited for the writer it interrupted|looked for the head \d+ times', kernel_args=()),
+    Plant('reader_timeout_breaks_ring',
+          'a reader that waited its patience for a head push marks the ring broken: a slow '
+          'writer on another CPU (a preempted vCPU) stops recording on its CPU for good',
+          'default', 'x86_64', ['lrb_smp.slow_writer_costs_a_busy_read'],
+          '\t\tif (lrb_reader_over_writer(cb) ||\n\t\t    (deadline && ktime_get_mono_fast_ns() > deadline)) {\n',
+          '\t\tif (deadline && LRB_WARN_ON(cb, ktime_get_mono_fast_ns() > deadline))\n\t\t\treturn 0;\n'
+          '\t\tif (lrb_reader_over_writer(cb)) {\n',
+          failed_case('slow_writer_costs_a_busy_read'), kernel_args=()),
+    Plant('round_up_not_cleared',
+          'the bytes that round a payload up to its unit keep what the page held before',
+          'default', 'x86_64', ['lrb_api.no_old_byte_reaches_a_reader'],
+          '\tif (likely(!(length & (LRB_ARCH_ALIGNMENT - 1))))\n\t\treturn;\n',
+          '\treturn;\n',
+          r'old bytes in the round-up', kernel_args=()),
+    Plant('handed_over_page_untrimmed',
+          'a page handed over whole keeps its end padding, whose body holds old bytes',
+          'default', 'x86_64', ['lrb_api.no_old_byte_reaches_a_reader'],
+          '\t\t\tcommit = lrb_seal_page(cb, dpage, commit);\n',
+          '\t\t\tlrb_seal_page(cb, dpage, commit);\n',
+          r'the page is not trimmed to its events', kernel_args=()),
+    Plant('iters_lock_irqs_on',
+          'lrb_read_start() takes the live-iterator lock with interrupts on, which '
+          'lrb_read_finish() may take in a hardirq',
+          'lockdep', 'x86_64', ['lrb_contract'],
+          '\traw_spin_lock_irqsave(&lrb_iters_lock, flags);\n\tlist_add(&iter->node, &lrb_iters);\n'
+          '\traw_spin_unlock_irqrestore(&lrb_iters_lock, flags);\n',
+          '\traw_spin_lock(&lrb_iters_lock);\n\tlist_add(&iter->node, &lrb_iters);\n'
+          '\traw_spin_unlock(&lrb_iters_lock);\n',
+          r'inconsistent \{HARDIRQ-ON-W\} -> \{IN-HARDIRQ-W\} usage', kernel_args=()),
+    Plant('reset_shares_user_disable',
+          "lrb_reset_cpu() keeps writers out with the callers' disable count, which an "
+          'unbalanced lrb_record_enable_cpu() undoes while the ring is rebuilt',
+          'default', 'x86_64', ['lrb_contract'],
+          '\tatomic_or(LRB_DISABLED_RESET, &cb->record_disabled);\n\tsynchronize_rcu();\n'
+          '\tlrb_hook(cb, LRB_HOOK_RESET);\n\tlrb_reset_cpu_locked(cb);\n'
+          '\tatomic_andnot(LRB_DISABLED_RESET, &cb->record_disabled);\n',
+          '\tatomic_inc(&cb->record_disabled);\n\tsynchronize_rcu();\n'
+          '\tlrb_hook(cb, LRB_HOOK_RESET);\n\tlrb_reset_cpu_locked(cb);\n'
+          '\tatomic_dec(&cb->record_disabled);\n',
+          r'lrb_record_enable_cpu in \w+, state reset', kernel_args=()),
+    Plant('resize_of_broken_ring',
+          'lrb_resize() does not look for a broken ring first: it resizes the other CPUs '
+          'and reports the size it did not reach',
+          'default', 'x86_64', ['lrb_api.resize_of_broken_ring_refused'],
+          '\tret = -EIO;\n\tfor_each_possible_cpu(cpu)\n\t\tif (lrb_is_broken(buffer->buffers[cpu]))\n'
+          '\t\t\tgoto enable;\n',
+          '',
+          failed_case('resize_of_broken_ring_refused'), kernel_args=()),
+    Plant('iterator_count_unbounded',
+          'lrb_read_start() takes any number of iterators: the count carries into the bits '
+          'above it',
+          'default', 'x86_64', ['lrb_api.iterators_per_cpu_are_bounded'],
+          '\t\tif ((old & LRB_DISABLED_ITER_MASK) == LRB_DISABLED_ITER_MASK) {\n',
+          '\t\tif (false) {\n',
+          failed_case('iterators_per_cpu_are_bounded'), kernel_args=()),
+    Plant('crossing_not_published',
+          'a reservation that ran past the end of its page leaves the time unknown, so the '
+          'next page starts from the raw clock, behind the event before it',
+          'default', 'x86_64', ['lrb_api.clock_back_clamped_at_page_starts'],
+          '\t\tif (seq == done && tail == w && claim == seq + 1)\n'
+          '\t\t\tlocal_set(&cb->stamp_done, claim);\n',
+          '',
+          failed_case('clock_back_clamped_at_page_starts'), kernel_args=()),
+    Plant('delta_cut_in_extend',
+          'a time delta of 2^59 or more goes into a time extend, which cuts it',
+          'default', 'x86_64', ['lrb_api.clock_jump_beyond_extend_is_exact'],
+          '\t\t\tif (unlikely(delta > LRB_TS_ABS_MASK))\n\t\t\t\tsize = LRB_CAPACITY + 1;\n',
+          '',
+          failed_case('clock_jump_beyond_extend_is_exact'), kernel_args=()),
+    Plant('reader_abs_stamp_unclamped',
+          "the consuming reader takes an absolute stamp below the time it read last as it is",
+          'default', 'x86_64', ['lrb_api.nested_clock_back_read_clamped'],
+          '\t\t\tcb->read_stamp = max(cb->read_stamp,\n'
+          '\t\t\t\t\t     lrb_abs_stamp(ev, reader->page->time_stamp));\n'
+          '\t\t\tcb->read_pos += LRB_LEN_STAMP;\n',
+          '\t\t\tcb->read_stamp = lrb_abs_stamp(ev, reader->page->time_stamp);\n'
+          '\t\t\tcb->read_pos += LRB_LEN_STAMP;\n',
+          failed_case('nested_clock_back_read_clamped'), kernel_args=()),
+]
+
 ALL_PLANTS: List[Plant] = (PLANTS + SYNC_PLANTS + PATH_PLANTS + HARDENING_PLANTS +
-                            MODEL_PLANTS + KERNEL_PLANTS)
+                            CONTRACT_PLANTS + MODEL_PLANTS + KERNEL_PLANTS)
 
 @dataclass
 class Outcome:
