@@ -209,6 +209,69 @@ bool ct_pushing(const struct ct_cell *c)
 }
 
 /**
+ * ct_want_ret - whether a call returned what its kernel-doc says
+ * @c: the cell, whose @why receives the message
+ * @want: the documented value
+ * @got: what it returned
+ *
+ * Return: NULL, or what is wrong.
+ */
+const char *ct_want_ret(struct ct_cell *c, long want, long got)
+{
+	if (got == want)
+		return NULL;
+	snprintf(c->why, sizeof(c->why), "returned %ld, its documentation says %ld",
+		 got, want);
+	return c->why;
+}
+
+/**
+ * ct_expect_oldest - whether a read got the oldest event left
+ * @c: the cell: @c->ret is 1 if the call got an event, @c->seq and
+ *	@c->lost what it said of it
+ *
+ * Each event of the prefill is alone on its page, so the first one read is
+ * the one whose sequence number is the count of those lost before it (a
+ * page read that had no room for the count says only that some were).
+ *
+ * Return: NULL, or what is wrong.
+ */
+const char *ct_expect_oldest(struct ct_cell *c)
+{
+	if (c->ret <= 0)
+		return "got nothing from a ring with events";
+	if (c->lost == CT_LOST_UNKNOWN && c->seq)
+		return NULL;
+	if (c->seq != c->lost || c->seq > 2) {
+		snprintf(c->why, sizeof(c->why),
+			 "read event %u after %lu lost (overrun %lu): not the oldest left",
+			 c->seq, c->lost, c->st_call.overrun);
+		return c->why;
+	}
+	return NULL;
+}
+
+/**
+ * ct_expect_iter - whether an iterator stands at an event
+ * @c: the cell: @c->ret is 1 if the iterator gave an event, @c->seq its
+ *	sequence number
+ * @want: the sequence number it must be at
+ *
+ * Return: NULL, or what is wrong.
+ */
+const char *ct_expect_iter(struct ct_cell *c, u32 want)
+{
+	if (!c->ret)
+		return "the iterator found nothing in a ring with events";
+	if (c->seq != want) {
+		snprintf(c->why, sizeof(c->why), "the iterator is at event %u, not %u",
+			 c->seq, want);
+		return c->why;
+	}
+	return NULL;
+}
+
+/**
  * ct_expect_event - what a read of the cell's ring must have got
  * @c: the cell: @c->ret is 1 if the call got an event, @c->seq and
  *	@c->lost what it said of it, @c->st_call.busy the ring's busy count
@@ -216,10 +279,9 @@ bool ct_pushing(const struct ct_cell *c)
  *
  * A push in flight keeps the reader from the head page: it gets nothing and
  * counts one busy read, and looks for the head only once if the push is
- * that of the writer it interrupted. A broken ring gives what the reader page holds,
- * nothing here. Otherwise the oldest event left: each event of the prefill
- * is alone on its page, so the first one read is the one whose sequence
- * number is the count of those lost before it.
+ * that of the writer it interrupted. A broken ring gives what the reader
+ * page holds, nothing here. Otherwise the oldest event left
+ * (ct_expect_oldest()).
  *
  * Return: NULL, or what is wrong.
  */
@@ -250,17 +312,7 @@ const char *ct_expect_event(struct ct_cell *c)
 	}
 	if (c->state == CT_ST_BROKEN)
 		return c->ret > 0 ? "read past a broken HEADER" : NULL;
-	if (c->ret <= 0)
-		return "got nothing from a ring with events";
-	if (c->lost == CT_LOST_UNKNOWN && c->seq)
-		return NULL;
-	if (c->seq != c->lost || c->seq > 2) {
-		snprintf(c->why, sizeof(c->why),
-			 "read event %u after %lu lost (overrun %lu): not the oldest left",
-			 c->seq, c->lost, c->st_call.overrun);
-		return c->why;
-	}
-	return NULL;
+	return ct_expect_oldest(c);
 }
 
 /* ---- the call, in its context ----------------------------------------- */
@@ -672,8 +724,11 @@ out:
 	impl->set_hook(c->buf, NULL);
 	if (c->op->cleanup)
 		c->op->cleanup(c);
-	if (!why)
+	if (!why) {
+		/* The snapshot's room is the end checks' now */
+		c->snapped = false;
 		why = ct_check_end(c, snap, seen);
+	}
 	if (why)
 		ct_fail(c, why);
 	impl->free(c->buf);

@@ -30,14 +30,6 @@ static struct trace_buffer *kb(struct ct_cell *c)
 	return lrb_kunit_krb_buffer(c->buf);
 }
 
-static const char *want_ret(struct ct_cell *c, long want, long got)
-{
-	if (got == want)
-		return NULL;
-	snprintf(c->why, sizeof(c->why), "returned %ld, %ld expected", got, want);
-	return c->why;
-}
-
 /*
  * Its iterators do not stop the writers: one whose page a writer pushes
  * away stops, and says so (ring_buffer_iter_dropped()); what it then reads
@@ -80,7 +72,7 @@ static void call_reserve_commit(struct ct_cell *c)
 /* Its iterators do not stop the writers: a write succeeds in every state */
 static const char *check_write(struct ct_cell *c)
 {
-	return want_ret(c, 0, c->ret) ?: want_ret(c, 0, c->ret2);
+	return ct_want_ret(c, 0, c->ret) ?: ct_want_ret(c, 0, c->ret2);
 }
 
 /* ---- readers ------------------------------------------------------------ */
@@ -165,16 +157,7 @@ static const char *check_read(struct ct_cell *c)
 		kunit_info(c->test, "%s in %s: the reader looked for the head %u times while the writer on CPU %d held UPDATE",
 			   c->op->name, ct_ctx_name(c->ctx), c->spins, c->cpu);
 	}
-	if (c->ret <= 0)
-		return "got nothing from a ring with events";
-	if (c->lost == CT_LOST_UNKNOWN && c->seq)
-		return NULL;
-	if (c->seq != c->lost || c->seq > 2) {
-		snprintf(c->why, sizeof(c->why),
-			 "read event %u after %lu lost: not the oldest left", c->seq, c->lost);
-		return c->why;
-	}
-	return NULL;
+	return ct_expect_oldest(c);
 }
 
 static void call_empty_cpu(struct ct_cell *c)
@@ -228,26 +211,14 @@ static void call_iter_advance(struct ct_cell *c)
 	call_iter_peek(c);
 }
 
-static const char *check_iter(struct ct_cell *c, u32 want)
-{
-	if (!c->ret)
-		return "the iterator found nothing in a ring with events";
-	if (c->seq != want) {
-		snprintf(c->why, sizeof(c->why), "the iterator is at event %u, not %u",
-			 c->seq, want);
-		return c->why;
-	}
-	return NULL;
-}
-
 static const char *check_iter_peek(struct ct_cell *c)
 {
-	return check_iter(c, 0);
+	return ct_expect_iter(c, 0);
 }
 
 static const char *check_iter_advance(struct ct_cell *c)
 {
-	return check_iter(c, 1);
+	return ct_expect_iter(c, 1);
 }
 
 static void call_read_start_finish(struct ct_cell *c)
@@ -261,7 +232,7 @@ static void call_read_start_finish(struct ct_cell *c)
 
 static const char *check_zero(struct ct_cell *c)
 {
-	return want_ret(c, 0, c->ret);
+	return ct_want_ret(c, 0, c->ret);
 }
 
 /* ---- counters ----------------------------------------------------------- */
@@ -275,7 +246,7 @@ static void call_##fn(struct ct_cell *c)				\
 									\
 static const char *check_##fn(struct ct_cell *c)			\
 {									\
-	return want_ret(c, c->st_call.field, c->ret);			\
+	return ct_want_ret(c, c->st_call.field, c->ret);			\
 }
 
 COUNTER_ROW(ring_buffer_entries_cpu, entries)
@@ -329,14 +300,14 @@ static const char *check_waited(struct ct_cell *c)
 {
 	if (c->state == CT_ST_REMOTE_PUSH && !c->left_when_returned)
 		return "returned while a writer of the CPU was in flight";
-	return want_ret(c, 0, c->ret);
+	return ct_want_ret(c, 0, c->ret);
 }
 
 /* An iterator open keeps its CPU's ring from being resized */
 static const char *check_resize(struct ct_cell *c)
 {
 	if (c->state == CT_ST_ITER)
-		return want_ret(c, -EBUSY, c->ret);
+		return ct_want_ret(c, -EBUSY, c->ret);
 	return check_waited(c);
 }
 

@@ -27,15 +27,6 @@ static struct lrb_buffer *b_of(struct ct_cell *c)
 	return c->buf;
 }
 
-static const char *want_ret(struct ct_cell *c, long want, long got)
-{
-	if (got == want)
-		return NULL;
-	snprintf(c->why, sizeof(c->why), "returned %ld, its kernel-doc says %ld",
-		 got, want);
-	return c->why;
-}
-
 /* ---- writers ------------------------------------------------------------ */
 
 static void call_write(struct ct_cell *c)
@@ -53,7 +44,7 @@ static void call_write(struct ct_cell *c)
 
 static const char *check_write(struct ct_cell *c)
 {
-	return want_ret(c, ct_writes_off(c) ? -EPERM : 0, c->ret);
+	return ct_want_ret(c, ct_writes_off(c) ? -EPERM : 0, c->ret);
 }
 
 static void call_reserve_commit(struct ct_cell *c)
@@ -78,7 +69,7 @@ static const char *check_reserve_commit(struct ct_cell *c)
 		return c->ret ? NULL : "reserved while recording was off";
 	if (c->ret)
 		return "refused";
-	return want_ret(c, 0, c->ret2);
+	return ct_want_ret(c, 0, c->ret2);
 }
 
 static void call_commit_alone(struct ct_cell *c)
@@ -90,7 +81,7 @@ static void call_commit_alone(struct ct_cell *c)
 
 static const char *check_commit_alone(struct ct_cell *c)
 {
-	return want_ret(c, -EINVAL, c->ret);
+	return ct_want_ret(c, -EINVAL, c->ret);
 }
 
 /* ---- readers ------------------------------------------------------------ */
@@ -213,28 +204,15 @@ static void call_iter_advance(struct ct_cell *c)
 }
 
 /* The iterator sees the oldest event, seq 0, or after an advance seq 1 */
-static const char *check_iter(struct ct_cell *c, u32 want)
-{
-	if (c->state == CT_ST_BROKEN)
-		return NULL;	/* what it reaches, without waiting: any */
-	if (!c->ret)
-		return "the iterator found nothing in a ring with events";
-	if (c->seq != want) {
-		snprintf(c->why, sizeof(c->why), "the iterator is at event %u, not %u",
-			 c->seq, want);
-		return c->why;
-	}
-	return NULL;
-}
 
 static const char *check_iter_peek(struct ct_cell *c)
 {
-	return check_iter(c, 0);
+	return ct_expect_iter(c, 0);
 }
 
 static const char *check_iter_advance(struct ct_cell *c)
 {
-	return check_iter(c, 1);
+	return ct_expect_iter(c, 1);
 }
 
 static void call_read_finish(struct ct_cell *c)
@@ -246,7 +224,7 @@ static void call_read_finish(struct ct_cell *c)
 
 static const char *check_read_finish(struct ct_cell *c)
 {
-	return want_ret(c, 0, c->ret) ?: want_ret(c, -EINVAL, c->ret2);
+	return ct_want_ret(c, 0, c->ret) ?: ct_want_ret(c, -EINVAL, c->ret2);
 }
 
 static void call_read_start_finish(struct ct_cell *c)
@@ -262,7 +240,7 @@ static const char *check_read_start_finish(struct ct_cell *c)
 {
 	if (c->state == CT_ST_REMOTE_PUSH && !c->left_when_returned)
 		return "returned while a writer of the CPU was in flight";
-	return want_ret(c, 0, c->ret) ?: want_ret(c, 0, c->ret2);
+	return ct_want_ret(c, 0, c->ret) ?: ct_want_ret(c, 0, c->ret2);
 }
 
 /* ---- counters ----------------------------------------------------------- */
@@ -285,7 +263,7 @@ static const char *check_stats(struct ct_cell *c, const struct lrb_stats *st)
 
 static const char *check_stats_cpu(struct ct_cell *c)
 {
-	return want_ret(c, 0, c->ret) ?: check_stats(c, &c->st_call);
+	return ct_want_ret(c, 0, c->ret) ?: check_stats(c, &c->st_call);
 }
 
 static void call_stats(struct ct_cell *c)
@@ -312,7 +290,7 @@ static void call_##fn(struct ct_cell *c)				\
 									\
 static const char *check_##fn(struct ct_cell *c)			\
 {									\
-	return want_ret(c, c->st_call.field, c->ret);			\
+	return ct_want_ret(c, c->st_call.field, c->ret);			\
 }
 
 COUNTER_ROW(lrb_entries_cpu, entries)
@@ -329,7 +307,7 @@ static void call_lrb_entries(struct ct_cell *c)
 
 static const char *check_lrb_entries(struct ct_cell *c)
 {
-	return want_ret(c, c->st_call.entries, c->ret);
+	return ct_want_ret(c, c->st_call.entries, c->ret);
 }
 
 static void call_lrb_overruns(struct ct_cell *c)
@@ -340,7 +318,7 @@ static void call_lrb_overruns(struct ct_cell *c)
 
 static const char *check_lrb_overruns(struct ct_cell *c)
 {
-	return want_ret(c, c->st_call.overrun, c->ret);
+	return ct_want_ret(c, c->st_call.overrun, c->ret);
 }
 
 /* ---- recording on and off ----------------------------------------------- */
@@ -369,20 +347,20 @@ static void call_enable_cpu_alone(struct ct_cell *c)
 
 static const char *check_pair_ok(struct ct_cell *c)
 {
-	return want_ret(c, 0, c->ret) ?: want_ret(c, 0, c->ret2);
+	return ct_want_ret(c, 0, c->ret) ?: ct_want_ret(c, 0, c->ret2);
 }
 
 /* Nothing of the caller's to undo: refused, whatever else keeps it off */
 static const char *check_enable_alone(struct ct_cell *c)
 {
-	return want_ret(c, -EINVAL, c->ret);
+	return ct_want_ret(c, -EINVAL, c->ret);
 }
 
 static const char *check_enable_cpu_alone(struct ct_cell *c)
 {
 	bool other_off = c->state == CT_ST_ITER || c->state == CT_ST_BROKEN;
 
-	return want_ret(c, other_off ? -EBUSY : -EINVAL, c->ret);
+	return ct_want_ret(c, other_off ? -EBUSY : -EINVAL, c->ret);
 }
 
 /* ---- the rest ----------------------------------------------------------- */
@@ -394,7 +372,7 @@ static void call_size(struct ct_cell *c)
 
 static const char *check_size(struct ct_cell *c)
 {
-	return want_ret(c, 3 * CAP, c->ret);
+	return ct_want_ret(c, 3 * CAP, c->ret);
 }
 
 static void call_max_payload(struct ct_cell *c)
@@ -404,7 +382,7 @@ static void call_max_payload(struct ct_cell *c)
 
 static const char *check_max_payload(struct ct_cell *c)
 {
-	return want_ret(c, CAP - 8, c->ret);
+	return ct_want_ret(c, CAP - 8, c->ret);
 }
 
 static void call_set_clock(struct ct_cell *c)
@@ -414,7 +392,7 @@ static void call_set_clock(struct ct_cell *c)
 
 static const char *check_zero(struct ct_cell *c)
 {
-	return want_ret(c, 0, c->ret);
+	return ct_want_ret(c, 0, c->ret);
 }
 
 static void call_alloc_free(struct ct_cell *c)
@@ -457,9 +435,9 @@ static void call_resize(struct ct_cell *c)
 static const char *check_resize(struct ct_cell *c)
 {
 	if (c->state == CT_ST_BROKEN)
-		return want_ret(c, -EIO, c->ret) ?: want_ret(c, 3 * CAP, c->ret2);
-	return check_waited(c) ?: want_ret(c, 0, c->ret) ?:
-	       want_ret(c, 4 * CAP, c->ret2);
+		return ct_want_ret(c, -EIO, c->ret) ?: ct_want_ret(c, 3 * CAP, c->ret2);
+	return check_waited(c) ?: ct_want_ret(c, 0, c->ret) ?:
+	       ct_want_ret(c, 4 * CAP, c->ret2);
 }
 
 static void call_reset_cpu(struct ct_cell *c)
@@ -477,7 +455,7 @@ static void call_reset(struct ct_cell *c)
 
 static const char *check_reset(struct ct_cell *c)
 {
-	return check_waited(c) ?: want_ret(c, 0, c->ret);
+	return check_waited(c) ?: ct_want_ret(c, 0, c->ret);
 }
 
 #define SAME_CPU_ONLY	(CT_S_WRITER)

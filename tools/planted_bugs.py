@@ -435,8 +435,8 @@ CONTRACT_PLANTS: List[Plant] = [
     Plant('round_up_not_cleared',
           'the bytes that round a payload up to its unit keep what the page held before',
           'default', 'x86_64', ['lrb_api.no_old_byte_reaches_a_reader'],
-          '\tif (likely(!(length & (LRB_ARCH_ALIGNMENT - 1))))\n\t\treturn;\n',
-          '\treturn;\n',
+          '\tlrb_clear_round_up((unsigned char *)ev, size);\n',
+          '',
           r'old bytes in the round-up', kernel_args=()),
     Plant('handed_over_page_untrimmed',
           'a page handed over whole keeps its end padding, whose body holds old bytes',
@@ -479,13 +479,13 @@ CONTRACT_PLANTS: List[Plant] = [
           '\t\tif ((old & LRB_DISABLED_ITER_MASK) == LRB_DISABLED_ITER_MASK) {\n',
           '\t\tif (false) {\n',
           failed_case('iterators_per_cpu_are_bounded'), kernel_args=()),
-    Plant('crossing_not_published',
-          'a reservation that ran past the end of its page leaves the time unknown, so the '
-          'next page starts from the raw clock, behind the event before it',
+    Plant('clamp_only_when_time_known',
+          'a writer clamps its time only when the time state is known: after a reservation '
+          'that ran past the end of its page, the next page starts from the raw clock, '
+          'behind the event before it, and the events after it carry deltas from there',
           'default', 'x86_64', ['lrb_api.clock_back_clamped_at_page_starts'],
-          '\t\tif (seq == done && tail == w && claim == seq + 1)\n'
-          '\t\t\tlocal_set(&cb->stamp_done, claim);\n',
-          '',
+          '\tif (unlikely(ts < after))\n\t\tts = after;\n',
+          '\tif (seq == done && ts < after)\n\t\tts = after;\n',
           failed_case('clock_back_clamped_at_page_starts'), kernel_args=()),
     Plant('delta_cut_in_extend',
           'a time delta of 2^59 or more goes into a time extend, which cuts it',
