@@ -1465,9 +1465,14 @@ static unsigned int api_page_times(struct kunit *test, void *page, u64 *times,
 	return n;
 }
 
-/* Every read path gives times[] for the events seq 0 .. n - 1 of cpu */
+/*
+ * The times of the events seq 0 .. n - 1 of cpu: through the iterator, then
+ * through the pages lrb_read_page() hands over or copies (by_pages) or
+ * through lrb_consume()
+ */
 static void api_expect_times(struct kunit *test, struct lrb_tb *tb, int cpu,
-			     const u64 *want, unsigned int n, unsigned int len)
+			     const u64 *want, unsigned int n, unsigned int len,
+			     bool by_pages)
 {
 	u64 *got = kunit_kcalloc(test, n, sizeof(*got), GFP_KERNEL);
 	struct lrb_iter *iter;
@@ -1486,11 +1491,19 @@ static void api_expect_times(struct kunit *test, struct lrb_tb *tb, int cpu,
 		lrb_iter_advance(iter);
 	}
 	KUNIT_EXPECT_EQ(test, lrb_read_finish(iter), 0);
-
-	/* Pages: handed over whole, or copied; then the rest consumed */
+	if (!by_pages) {
+		for (i = 0; i < n; i++) {
+			ev = lrb_consume(tb->b, cpu, &ts, NULL);
+			KUNIT_ASSERT_NOT_NULL(test, ev);
+			KUNIT_EXPECT_TRUE(test,
+					  lrb_kunit_payload_ok(lrb_event_data(ev), len, i));
+			KUNIT_EXPECT_EQ_MSG(test, ts, want[i], "consume, event %u", i);
+		}
+		return;
+	}
 	page = lrb_alloc_read_page(tb->b, cpu);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
-	for (i = 0; i < n / 2;) {
+	for (i = 0; i < n;) {
 		if (lrb_read_page(tb->b, &page, PAGE_SIZE, cpu, false) <= 0)
 			break;
 		k = api_page_times(test, page, got + i, n - i);
@@ -1498,11 +1511,43 @@ static void api_expect_times(struct kunit *test, struct lrb_tb *tb, int cpu,
 			KUNIT_EXPECT_EQ_MSG(test, got[i], want[i], "page read, event %u", i);
 	}
 	lrb_free_read_page(tb->b, cpu, page);
-	for (; i < n; i++) {
-		ev = lrb_consume(tb->b, cpu, &ts, NULL);
-		KUNIT_ASSERT_NOT_NULL(test, ev);
-		KUNIT_EXPECT_TRUE(test, lrb_kunit_payload_ok(lrb_event_data(ev), len, i));
-		KUNIT_EXPECT_EQ_MSG(test, ts, want[i], "consume, event %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, i, n, "events in the pages read");
+}
+
+/* The writes of a time stamp case, made once for each read path */
+typedef void (*api_writes_fn)(struct kunit *test, struct lrb_tb *tb, u64 *want);
+
+static void api_times_every_path(struct kunit *test, struct lrb_tb *tb,
+				 api_writes_fn writes, u64 *want, unsigned int n,
+				 unsigned int len)
+{
+	int cpu, by_pages;
+
+	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
+	for (by_pages = 0; by_pages < 2; by_pages++) {
+		lrb_reset(tb->b);
+		memset(tb->ok, 0, nr_cpu_ids * sizeof(*tb->ok));
+		memset(tb->next_seq, 0, nr_cpu_ids * sizeof(*tb->next_seq));
+		cpu = api_pin();
+		writes(test, tb, want);
+		api_expect_times(test, tb, cpu, want, n, len, by_pages);
+		api_unpin();
+	}
+	lrb_set_clock(tb->b, NULL);
+}
+
+#define API_CLOCK_BACK_EVENTS	200
+
+static void api_clock_back_writes(struct kunit *test, struct lrb_tb *tb, u64 *want)
+{
+	unsigned int i;
+	u64 clock;
+
+	for (i = 0; i < API_CLOCK_BACK_EVENTS; i++) {
+		clock = 1000000 + 1000 * i - (i >= 20 ? 500000 : 0);
+		want[i] = i ? max(clock, want[i - 1]) : clock;
+		lrb_kunit_clock_set(clock);
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 100));
 	}
 }
 
@@ -1514,21 +1559,28 @@ static void api_expect_times(struct kunit *test, struct lrb_tb *tb, int cpu,
 static void clock_back_clamped_at_page_starts(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 8 * CAP, 0);
-	u64 want[200], clock;
-	unsigned int i;
-	int cpu;
+	u64 *want = kunit_kcalloc(test, API_CLOCK_BACK_EVENTS, sizeof(*want),
+				  GFP_KERNEL);
 
-	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
-	cpu = api_pin();
-	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		clock = 1000000 + 1000 * i - (i >= 20 ? 500000 : 0);
-		want[i] = i ? max(clock, want[i - 1]) : clock;
-		lrb_kunit_clock_set(clock);
-		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 100));
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	api_times_every_path(test, tb, api_clock_back_writes, want,
+			     API_CLOCK_BACK_EVENTS, 100);
+}
+
+static const u64 api_jump_times[] = {
+	1000, 2000, 2000 + (1ULL << 60), 3000 + (1ULL << 60),
+	3000 + (1ULL << 60) + (1ULL << 59) + 7,
+};
+
+static void api_clock_jump_writes(struct kunit *test, struct lrb_tb *tb, u64 *want)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(api_jump_times); i++) {
+		want[i] = api_jump_times[i];
+		lrb_kunit_clock_set(want[i]);
+		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 8));
 	}
-	api_expect_times(test, tb, cpu, want, ARRAY_SIZE(want), 100);
-	api_unpin();
-	lrb_set_clock(tb->b, NULL);
 }
 
 /*
@@ -1537,23 +1589,10 @@ static void clock_back_clamped_at_page_starts(struct kunit *test)
  */
 static void clock_jump_beyond_extend_is_exact(struct kunit *test)
 {
-	static const u64 want[] = {
-		1000, 2000, 2000 + (1ULL << 60), 3000 + (1ULL << 60),
-		3000 + (1ULL << 60) + (1ULL << 59) + 7,
-	};
 	struct lrb_tb *tb = lrb_api_tb(test, 8 * CAP, 0);
-	unsigned int i;
-	int cpu;
+	u64 want[ARRAY_SIZE(api_jump_times)];
 
-	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
-	cpu = api_pin();
-	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		lrb_kunit_clock_set(want[i]);
-		KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, 8));
-	}
-	api_expect_times(test, tb, cpu, want, ARRAY_SIZE(want), 8);
-	api_unpin();
-	lrb_set_clock(tb->b, NULL);
+	api_times_every_path(test, tb, api_clock_jump_writes, want, ARRAY_SIZE(want), 8);
 }
 
 struct api_nest {
@@ -1578,21 +1617,13 @@ static void api_nest_clock_back(struct lrb_buffer *b, int cpu,
 	lrb_kunit_nest_exit(1, flags);
 }
 
-/*
- * A writer interrupted between its reserve and the publication of its time
- * (the RESERVED hook point) by a writer whose clock went back: the nested
- * event's absolute stamp is below the event before it in the buffer. Every
- * read path reads it as the time of that event, not earlier.
- */
-static void nested_clock_back_read_clamped(struct kunit *test)
-{
-	static const u64 want[] = { 9000, 10000, 10000, 10001 };
-	struct lrb_tb *tb = lrb_api_tb(test, 4 * CAP, 0);
-	struct api_nest nest = { .tb = tb };
-	int cpu;
+static const u64 api_nest_times[] = { 9000, 10000, 10000, 10001 };
 
-	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
-	cpu = api_pin();
+static void api_nest_writes(struct kunit *test, struct lrb_tb *tb, u64 *want)
+{
+	struct api_nest nest = { .tb = tb };
+
+	memcpy(want, api_nest_times, sizeof(api_nest_times));
 	lrb_kunit_clock_set(9000);
 	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write_seq(tb, 8, 0));
 	KUNIT_ASSERT_EQ(test, 0, lrb_set_test_hook(tb->b, api_nest_clock_back, &nest));
@@ -1603,9 +1634,20 @@ static void nested_clock_back_read_clamped(struct kunit *test)
 	KUNIT_ASSERT_TRUE_MSG(test, nest.wrote, "the nested write did not happen");
 	lrb_kunit_clock_set(10001);
 	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write_seq(tb, 8, 3));
-	api_expect_times(test, tb, cpu, want, ARRAY_SIZE(want), 8);
-	api_unpin();
-	lrb_set_clock(tb->b, NULL);
+}
+
+/*
+ * A writer interrupted between its reserve and the publication of its time
+ * (the RESERVED hook point) by a writer whose clock went back: the nested
+ * event's absolute stamp is below the event before it in the buffer. Every
+ * read path reads it as the time of that event, not earlier.
+ */
+static void nested_clock_back_read_clamped(struct kunit *test)
+{
+	struct lrb_tb *tb = lrb_api_tb(test, 4 * CAP, 0);
+	u64 want[ARRAY_SIZE(api_nest_times)];
+
+	api_times_every_path(test, tb, api_nest_writes, want, ARRAY_SIZE(want), 8);
 }
 
 /* ---- bounds --------------------------------------------------------------- */
