@@ -201,7 +201,7 @@ static void null_and_bad_cpu_arguments(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrb_entries(NULL), 0UL);
 	lrb_stats(NULL, &st);
 	KUNIT_EXPECT_EQ(test, st.committed, 0UL);
-	lrb_reset(NULL);
+	KUNIT_EXPECT_EQ(test, lrb_reset(NULL), -EINVAL);
 	lrb_record_disable(NULL);
 	lrb_read_finish(NULL);
 	lrb_iter_advance(NULL);
@@ -599,12 +599,41 @@ static void api_count_spins(struct lrb_buffer *b, int cpu,
 }
 
 /*
+ * What a reset finds on a broken ring: refused with -EIO, the ring drawn as
+ * it broke, writers still off on that CPU; a reset of another CPU works.
+ * The end checks leave the broken CPU out (tb->may_break).
+ */
+static void api_broken_ring_kept(struct kunit *test, struct lrb_tb *tb, int cpu)
+{
+	struct lrb_snapshot *snap;
+	struct lrb_stats st;
+	int other;
+
+	KUNIT_EXPECT_EQ(test, lrb_reset_cpu(tb->b, cpu), -EIO);
+	KUNIT_EXPECT_EQ(test, lrb_reset(tb->b), -EIO);
+	snap = api_snapshot(test, tb, cpu);
+	KUNIT_EXPECT_TRUE(test, lrb_kunit_expect(test, snap, "p1 -U-> p2 --> p3 --> p4 -U->",
+						 "nrU=2 nrH=0"));
+	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
+	KUNIT_EXPECT_EQ(test, st.broken, 1UL);
+	KUNIT_EXPECT_EQ(test, api_pin(), cpu);
+	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, 16, tb), -EPERM);
+	api_unpin();
+	other = cpumask_any_but(cpu_possible_mask, cpu);
+	if (other < nr_cpu_ids)
+		KUNIT_EXPECT_EQ(test, lrb_reset_cpu(tb->b, other), 0);
+	tb->may_break = true;
+}
+
+/*
  * The pointer from the head page to its next is corrupted with UPDATE.
  * The writer that pushes the head then finds UPDATE where it sets the new
  * HEADER: the broken invariant warns once and stops recording on the CPU,
  * with its own UPDATE left behind. A reader meets that UPDATE and gives
- * up at once instead of spinning for the writer that will never clear it;
- * a reset brings the ring back.
+ * up at once instead of spinning for the writer that will never clear it.
+ * The ring is kept as it broke, for inspection: lrb_reset_cpu() and
+ * lrb_reset() refuse it with -EIO and change nothing; other CPUs still
+ * reset.
  */
 static void broken_ring_stops_recording(struct kunit *test)
 {
@@ -643,13 +672,7 @@ static void broken_ring_stops_recording(struct kunit *test)
 			    "a reader of a broken ring spins once per call, no more");
 	api_unpin();
 
-	KUNIT_EXPECT_EQ(test, lrb_reset_cpu(tb->b, cpu), 0);
-	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));
-	KUNIT_EXPECT_EQ(test, st.broken, 0UL);
-	cpu = api_pin();
-	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, 16, tb), 0);
-	KUNIT_EXPECT_NOT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
-	api_unpin();
+	api_broken_ring_kept(test, tb, cpu);
 }
 
 /* ---- modes -------------------------------------------------------------- */
@@ -787,7 +810,7 @@ static void time_extend_with_injected_clock(struct kunit *test)
 	lrb_free_read_page(tb->b, cpu, rpage);
 
 	/* Read it again through consume, with exact time stamps */
-	lrb_reset(tb->b);
+	KUNIT_ASSERT_EQ(test, 0, lrb_reset(tb->b));
 	memset(tb->ok, 0, nr_cpu_ids * sizeof(*tb->ok));
 	memset(tb->next_seq, 0, nr_cpu_ids * sizeof(*tb->next_seq));
 	for (i = 0; i < ARRAY_SIZE(steps); i++) {
@@ -1525,7 +1548,7 @@ static void api_times_every_path(struct kunit *test, struct lrb_tb *tb,
 
 	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
 	for (by_pages = 0; by_pages < 2; by_pages++) {
-		lrb_reset(tb->b);
+		KUNIT_ASSERT_EQ(test, 0, lrb_reset(tb->b));
 		memset(tb->ok, 0, nr_cpu_ids * sizeof(*tb->ok));
 		memset(tb->next_seq, 0, nr_cpu_ids * sizeof(*tb->next_seq));
 		cpu = api_pin();
@@ -1689,7 +1712,7 @@ static void iterators_per_cpu_are_bounded(struct kunit *test)
 
 /*
  * A broken ring is not resized: lrb_resize() refuses it with -EIO and
- * changes nothing (no head to start from); after lrb_reset_cpu() it can.
+ * changes nothing (no head to start from), on any CPU.
  */
 static void resize_of_broken_ring_refused(struct kunit *test)
 {
@@ -1715,14 +1738,9 @@ static void resize_of_broken_ring_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, snap->nr_pages, 5U);
 	KUNIT_EXPECT_TRUE(test, lrb_kunit_expect(test, snap, "p1 -U-> p2 --> p3 --> p4 -U->",
 						 "nrU=2 nrH=0"));
-
-	KUNIT_EXPECT_EQ(test, lrb_reset_cpu(tb->b, cpu), 0);
-	KUNIT_EXPECT_EQ(test, lrb_resize(tb->b, 6 * CAP), 0);
-	KUNIT_EXPECT_EQ(test, lrb_size(tb->b), 6 * CAP);
-	cpu = api_pin();
-	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, 16, tb), 0);
-	KUNIT_EXPECT_NOT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
-	api_unpin();
+	KUNIT_EXPECT_EQ(test, lrb_resize(tb->b, 2 * CAP), -EIO);
+	KUNIT_EXPECT_EQ(test, lrb_size(tb->b), 4 * CAP);
+	api_broken_ring_kept(test, tb, cpu);
 }
 
 /* ---- reset, recording, resize, empty ------------------------------------ */
@@ -1741,7 +1759,7 @@ static void reset_discards_and_zeroes(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, lrb_consume(tb->b, cpu, NULL, NULL));
 	api_unpin();
 
-	lrb_reset(tb->b);
+	KUNIT_EXPECT_EQ(test, 0, lrb_reset(tb->b));
 	memset(tb->ok, 0, nr_cpu_ids * sizeof(*tb->ok));
 	memset(tb->next_seq, 0, nr_cpu_ids * sizeof(*tb->next_seq));
 	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(tb->b, cpu, &st));

@@ -99,8 +99,6 @@ struct ct_cell;
  * @check: in task context once the state is over: NULL, or why the call
  *	broke its contract
  * @cleanup: in task context at the end of the cell (may be NULL)
- * @discards: the call may discard events (a reset): the events it wrote
- *	are then not all there to read
  */
 struct ct_op {
 	const char	*name;
@@ -113,7 +111,6 @@ struct ct_op {
 	void		(*call)(struct ct_cell *c);
 	const char	*(*check)(struct ct_cell *c);
 	void		(*cleanup)(struct ct_cell *c);
-	bool		discards;
 };
 
 /**
@@ -218,6 +215,17 @@ struct ct_cell {
 	bool			snapped;
 	char			why[160];
 };
+
+/*
+ * The CPU a call runs on. A task-context call runs in the test thread,
+ * which has an affinity of that one CPU (lrb_kunit_pin_current()): its CPU
+ * cannot change, though DEBUG_PREEMPT trusts only PF_NO_SETAFFINITY threads
+ * and would call smp_processor_id() there preemptible use.
+ */
+static inline int ct_this_cpu(void)
+{
+	return raw_smp_processor_id();
+}
 
 /* For the rows: helpers of the engine */
 int ct_write(struct ct_cell *c, unsigned int len, u32 seq);

@@ -626,17 +626,21 @@ static const char *ct_check_end(struct ct_cell *c, struct lrb_snapshot *snap,
 
 	if (c->state == CT_ST_BROKEN) {
 		impl->stats(c->buf, c->cpu, &st);
-		if (!st.broken && !c->op->discards)
+		if (!st.broken)
 			return "the broken ring mended itself";
-		/* Only a reset brings it back */
-		if (c->ci->rebuild(c->buf, c->cpu, false, 0))
-			return "the reset of the broken ring failed";
-		c->counts_reset = true;
-	}
-	/* Recording goes on */
-	if (ct_write(c, ct_len_of(CT_SEQ_AFTER), CT_SEQ_AFTER))
+		/* Kept as it broke, for inspection: a reset is refused */
+		if (c->ci->rebuild(c->buf, c->cpu, false, 0) != -EIO)
+			return "a reset of the broken ring was not refused with -EIO";
+		if (!ct_write(c, ct_len_of(CT_SEQ_AFTER), CT_SEQ_AFTER))
+			return "a write to the broken ring was accepted";
+	} else if (ct_write(c, ct_len_of(CT_SEQ_AFTER), CT_SEQ_AFTER)) {
+		/* Recording goes on */
 		return "a write after the cell was refused";
+	}
 	for_each_online_cpu(cpu) {
+		/* Its pages are checked by the cell's own check, as it broke */
+		if (c->state == CT_ST_BROKEN && cpu == c->cpu)
+			continue;
 		if (impl->snapshot(c->buf, cpu, snap) ||
 		    !lrb_kunit_snap_sane(c->test, snap, impl->lone_reader)) {
 			snprintf(c->why, sizeof(c->why), "CPU %d: ring not sane", cpu);

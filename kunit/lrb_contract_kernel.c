@@ -43,7 +43,7 @@ static struct trace_buffer *kb(struct ct_cell *c)
 static void call_write(struct ct_cell *c)
 {
 	u32 data[2];
-	int cpu = smp_processor_id();
+	int cpu = ct_this_cpu();
 
 	lrb_kunit_fill(data, sizeof(data), CT_SEQ_OP);
 	c->ret = ring_buffer_write(kb(c), sizeof(data), data);
@@ -56,7 +56,7 @@ static void call_write(struct ct_cell *c)
 static void call_reserve_commit(struct ct_cell *c)
 {
 	struct ring_buffer_event *ev;
-	int cpu = smp_processor_id();
+	int cpu = ct_this_cpu();
 
 	ev = ring_buffer_lock_reserve(kb(c), 8);
 	c->ret = ev ? 0 : -EBUSY;
@@ -382,9 +382,9 @@ static const struct ct_op kernel_rows[] = {
 	{ .name = "ring_buffer_resize", .ctx = CT_PROCESS,
 	  .call = call_resize, .check = check_resize },
 	{ .name = "ring_buffer_reset_cpu", .ctx = CT_PROCESS,
-	  .call = call_reset_cpu, .check = check_waited, .discards = true },
+	  .call = call_reset_cpu, .check = check_waited },
 	{ .name = "ring_buffer_reset", .ctx = CT_PROCESS,
-	  .call = call_reset, .check = check_waited, .discards = true },
+	  .call = call_reset, .check = check_waited },
 };
 
 const struct ct_impl ct_impl_kernel = {

@@ -32,7 +32,7 @@ static struct lrb_buffer *b_of(struct ct_cell *c)
 static void call_write(struct ct_cell *c)
 {
 	u32 data[2];
-	int cpu = smp_processor_id();
+	int cpu = ct_this_cpu();
 
 	lrb_kunit_fill(data, sizeof(data), CT_SEQ_OP);
 	c->ret = lrb_write(b_of(c), sizeof(data), data);
@@ -49,7 +49,7 @@ static const char *check_write(struct ct_cell *c)
 
 static void call_reserve_commit(struct ct_cell *c)
 {
-	int cpu = smp_processor_id();
+	int cpu = ct_this_cpu();
 	struct lrb_event *ev;
 
 	ev = lrb_lock_reserve(b_of(c), 8);
@@ -443,18 +443,20 @@ static const char *check_resize(struct ct_cell *c)
 static void call_reset_cpu(struct ct_cell *c)
 {
 	c->ret = lrb_reset_cpu(b_of(c), c->cpu);
-	c->counts_reset = true;
+	c->counts_reset = !c->ret;
 }
 
 static void call_reset(struct ct_cell *c)
 {
-	lrb_reset(b_of(c));
-	c->counts_reset = true;
-	c->ret = 0;
+	c->ret = lrb_reset(b_of(c));
+	c->counts_reset = !c->ret;
 }
 
+/* A broken ring is refused and kept as it broke */
 static const char *check_reset(struct ct_cell *c)
 {
+	if (c->state == CT_ST_BROKEN)
+		return ct_want_ret(c, -EIO, c->ret);
 	return check_waited(c) ?: ct_want_ret(c, 0, c->ret);
 }
 
@@ -545,9 +547,9 @@ static const struct ct_op lrb_rows[] = {
 	{ .name = "lrb_resize", .ctx = CT_PROCESS,
 	  .call = call_resize, .check = check_resize },
 	{ .name = "lrb_reset_cpu", .ctx = CT_PROCESS,
-	  .call = call_reset_cpu, .check = check_reset, .discards = true },
+	  .call = call_reset_cpu, .check = check_reset },
 	{ .name = "lrb_reset", .ctx = CT_PROCESS,
-	  .call = call_reset, .check = check_reset, .discards = true },
+	  .call = call_reset, .check = check_reset },
 };
 
 /* The ring's next pointer from the head made UPDATE, then a write meets it */

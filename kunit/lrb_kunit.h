@@ -27,6 +27,8 @@ __printf(2, 3) void lrb_kunit_line(struct kunit *test, const char *fmt, ...);
  * @next_seq: per CPU, sequence number of the next payload
  * @counted: whether @ok and @failed are complete (every write went through
  *	lrb_tb_write()), so that the end-of-case check can compare them
+ * @may_break: the case broke a ring on purpose and checked it: the
+ *	end-of-case check leaves a broken CPU out
  */
 struct lrb_tb {
 	struct lrb_buffer	*b;
@@ -34,6 +36,7 @@ struct lrb_tb {
 	unsigned long		*failed;
 	u32			*next_seq;
 	bool			counted;
+	bool			may_break;
 };
 
 struct lrb_tb *lrb_tb_alloc(struct kunit *test, unsigned long size,

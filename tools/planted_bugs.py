@@ -415,6 +415,13 @@ KERNEL_PLANTS: List[Plant] = [
           source=KERNEL_RB),
 ]
 
+# lrb_reset_cpu() from its disable to its enable, as the library has it
+RESET_CPU_BODY = ('\tatomic_or(LRB_DISABLED_RESET, &cb->record_disabled);\n\tsynchronize_rcu();\n'
+                  '\tlrb_hook(cb, LRB_HOOK_RESET);\n'
+                  '\t/* After the grace period: a writer in flight may have broken it */\n'
+                  '\tif (lrb_is_broken(cb))\n\t\tret = -EIO;\n\telse\n\t\tlrb_reset_cpu_locked(cb);\n'
+                  '\tatomic_andnot(LRB_DISABLED_RESET, &cb->record_disabled);\n')
+
 # Contracts (issue 25): each plant puts back the code before its fix
 CONTRACT_PLANTS: List[Plant] = [
     Plant('reader_waits_for_interrupted_writer',
@@ -447,7 +454,7 @@ CONTRACT_PLANTS: List[Plant] = [
     Plant('iters_lock_irqs_on',
           'lrb_read_start() takes the live-iterator lock with interrupts on, which '
           'lrb_read_finish() may take in a hardirq',
-          'lockdep', 'x86_64', ['lrb_contract'],
+          'kcsan+lockdep', 'x86_64', ['lrb_contract'],
           '\traw_spin_lock_irqsave(&lrb_iters_lock, flags);\n\tlist_add(&iter->node, &lrb_iters);\n'
           '\traw_spin_unlock_irqrestore(&lrb_iters_lock, flags);\n',
           '\traw_spin_lock(&lrb_iters_lock);\n\tlist_add(&iter->node, &lrb_iters);\n'
@@ -457,13 +464,19 @@ CONTRACT_PLANTS: List[Plant] = [
           "lrb_reset_cpu() keeps writers out with the callers' disable count, which an "
           'unbalanced lrb_record_enable_cpu() undoes while the ring is rebuilt',
           'default', 'x86_64', ['lrb_contract'],
-          '\tatomic_or(LRB_DISABLED_RESET, &cb->record_disabled);\n\tsynchronize_rcu();\n'
-          '\tlrb_hook(cb, LRB_HOOK_RESET);\n\tlrb_reset_cpu_locked(cb);\n'
-          '\tatomic_andnot(LRB_DISABLED_RESET, &cb->record_disabled);\n',
-          '\tatomic_inc(&cb->record_disabled);\n\tsynchronize_rcu();\n'
-          '\tlrb_hook(cb, LRB_HOOK_RESET);\n\tlrb_reset_cpu_locked(cb);\n'
-          '\tatomic_dec(&cb->record_disabled);\n',
+          RESET_CPU_BODY,
+          RESET_CPU_BODY.replace('\tatomic_or(LRB_DISABLED_RESET, &cb->record_disabled);\n',
+                                 '\tatomic_inc(&cb->record_disabled);\n')
+          .replace('\tatomic_andnot(LRB_DISABLED_RESET, &cb->record_disabled);\n',
+                   '\tatomic_dec(&cb->record_disabled);\n'),
           r'lrb_record_enable_cpu in \w+, state reset', kernel_args=()),
+    Plant('reset_rebuilds_broken_ring',
+          'lrb_reset_cpu() relinks a broken ring and lets writers in again: the state that '
+          'broke is lost, and lrb_reset_cpu() returns 0',
+          'default', 'x86_64', ['lrb_api.broken_ring_stops_recording', 'lrb_contract'],
+          '\tif (lrb_is_broken(cb))\n\t\tret = -EIO;\n\telse\n\t\tlrb_reset_cpu_locked(cb);\n',
+          '\tlrb_reset_cpu_locked(cb);\n\tatomic_andnot(LRB_DISABLED_BROKEN, &cb->record_disabled);\n',
+          failed_case('broken_ring_stops_recording'), kernel_args=()),
     Plant('resize_of_broken_ring',
           'lrb_resize() does not look for a broken ring first: it resizes the other CPUs '
           'and reports the size it did not reach',
