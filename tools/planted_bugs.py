@@ -459,7 +459,8 @@ CONTRACT_PLANTS: List[Plant] = [
           '\traw_spin_unlock_irqrestore(&lrb_iters_lock, flags);\n',
           '\traw_spin_lock(&lrb_iters_lock);\n\tlist_add(&iter->node, &lrb_iters);\n'
           '\traw_spin_unlock(&lrb_iters_lock);\n',
-          r'inconsistent \{HARDIRQ-ON-W\} -> \{IN-HARDIRQ-W\} usage', kernel_args=()),
+          r'inconsistent \{(SOFT|HARD)IRQ-ON-W\} -> \{IN-(SOFT|HARD)IRQ-W\} usage',
+          kernel_args=()),
     Plant('reset_shares_user_disable',
           "lrb_reset_cpu() keeps writers out with the callers' disable count, which an "
           'unbalanced lrb_record_enable_cpu() undoes while the ring is rebuilt',
