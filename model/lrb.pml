@@ -1,10 +1,11 @@
 /*
  * Promela model of one CPU's ring of lib/lockless_ring_buffer.c (lrb) and
- * its reader, for SPIN.  docs/model.md says what is modelled, what is
- * abstracted away and how to run it; the steps below follow the C functions
- * they name, and each label LRB_HOOK_<P> (written HOOK(P) / RHOOK(P)) is the
- * place of the hook point of include/linux/lockless_ring_buffer_test.h of
- * that name (tools/tests/test_model_labels.py keeps the two sets equal).
+ * its reader, for SPIN.  docs/model.md says what is modelled, the memory
+ * model, what is abstracted away and how to run it; the steps below follow
+ * the C functions they name, and each label LRB_HOOK_<P> (written HOOK(P) /
+ * RHOOK(P) / RAT(P)) is the place of the hook point of
+ * include/linux/lockless_ring_buffer_test.h of that name
+ * (tools/tests/test_model_labels.py keeps the two sets equal).
  *
  * Configuration (spin -D...):
  *   PAGES      data pages of the ring (the reader page comes on top)
@@ -14,19 +15,44 @@
  *   OUTER      events of the outer writer, one after another, after those
  *   OVERWRITE  1: overwrite mode, 0: producer/consumer
  *   SIZES      1: events of one slot, 2: of two, 3: of one or two slots
- *   READER     1: a reader on another CPU, concurrent with every step;
+ *   READER     1: a reader concurrent with every step (see RDCPU);
  *              0: the reader only drains the ring after the writers
  *   READ_PAGE  1: the reader also reads whole pages (lrb_read_page())
+ *   STATS      1: the reader also reads the counters (lrb_cpu_counts())
+ *   WEAK       the locations the reader's CPU sees through the memory model
+ *              of docs/model.md (stores of the writers' CPU pending in its
+ *              store buffer, loads of the reader satisfied early), a mask of
+ *              W_DAT (slots), W_CIDX (commit indexes), W_COMMIT (commit_page),
+ *              W_VER (versions), W_CNT (event counts), W_OV (overrun),
+ *              W_PUSH (pushing), W_COUNT (committed); 0: sequentially
+ *              consistent
+ *   ANYWHERE   1: an interrupt (a nested writer, or the reader with RDCPU)
+ *              may arrive before every shared access of a writer, not only
+ *              at the hook points
+ *   RDCPU      1: the reader runs on the writers' CPU, as an interrupt that
+ *              runs to its end before the writer it interrupted resumes, at
+ *              most RCALLS times while writers run, then drains
  *   LTL_SETTLES  the claim "every run ends with the final checks" (pan -a -f)
  *   NO_COMMIT_CHECK  leave out the check of a commit index at publication
  *   EXACT_LOST 1: each loss reported with the first event read after it, not
  *              only never before it (the lap rechecks of the reader's swap
  *              keep it when the head goes a whole lap round the ring:
  *              docs/model.md, "late loss report")
- * Mutations (each the variant of one step, refuted by SPIN): M_HEADER_UNDER_UPDATE,
- * M_TAIL_NO_VERSION, M_NESTED_COMMIT, M_SWAP_COMMIT_PAGE, M_NO_STALE_RESET,
- * M_KERNEL_ORDER, M_NO_LAP_RECHECK, M_NO_HEADER_RECHECK, M_COUNT_AFTER_PUBLISH;
- * docs/model.md describes each.
+ *
+ * Mutations (each the variant of one step, refuted by SPIN with the property
+ * tools/model_configs.py pins it to; docs/model.md describes each):
+ *   protocol: M_HEADER_UNDER_UPDATE, M_TAIL_NO_VERSION, M_NESTED_COMMIT,
+ *     M_SWAP_COMMIT_PAGE, M_NO_STALE_RESET, M_KERNEL_ORDER, M_NO_LAP_RECHECK,
+ *     M_NO_HEADER_RECHECK, M_COUNT_AFTER_PUBLISH, M_NO_PUSHING_CHECK,
+ *     M_NO_END_RECHECK, M_NO_NEXT_COMMIT_CHECK, M_NO_TAIL_RECHECK,
+ *     M_NO_READER_PAGE_CHECK, M_NO_EMPTY_HEAD_CHECK, M_CLEAR_AFTER_RECHECK,
+ *     M_RDCPU_SPIN, M_READER_PAGE_STALE (lrb as it stands: docs/model.md)
+ *   barriers, the writers' end: M_NO_WMB_INDEX, M_NO_WMB_COMMIT_PAGE,
+ *     M_PUSHING_UNORDERED, M_OVERRUN_UNORDERED, M_VERSION_UNORDERED,
+ *     M_HEAD_SET_RELEASE
+ *   barriers, the reader's end: M_NO_RMB_LOOK, M_NO_RMB_SIZE, M_NO_RMB_WALK,
+ *     M_NO_RMB_VERSION, M_NO_RMB_HEADER, M_SWAP_RELAXED, M_NO_RMB_READ_PAGE,
+ *     M_NO_RMB_STATS_FIRST, M_NO_RMB_STATS_SECOND
  */
 
 #ifndef PAGES
@@ -59,8 +85,30 @@
 #ifndef READ_PAGE
 #define READ_PAGE	0
 #endif
+#ifndef STATS
+#define STATS		0
+#endif
 #ifndef EXACT_LOST
 #define EXACT_LOST	0
+#endif
+#ifndef WEAK
+#define WEAK		0
+#endif
+#ifndef ANYWHERE
+#define ANYWHERE	0
+#endif
+#ifndef RDCPU
+#define RDCPU		0
+#endif
+#ifndef RCALLS
+#define RCALLS		2
+#endif
+
+#if RDCPU && WEAK
+#error "a reader on the writers' CPU sees their stores in program order: WEAK=0"
+#endif
+#if RDCPU && !READER
+#error "RDCPU needs READER=1"
 #endif
 
 #define NP		(PAGES + 1)	/* pages, the reader page included */
@@ -68,6 +116,7 @@
 #define MAXEV		(PREP + OUTER + NEST)
 #define PAD		255		/* a slot of the padding that ends a page */
 #define RD		9		/* "depth" of the reader in the step lines */
+#define RDCUR		(DEPTH + 1)	/* cur while no writer may run */
 
 /* Flags of a next pointer (LRB_PAGE_*), and what lrb_head_set() may return */
 #define NORMAL		0
@@ -83,7 +132,16 @@ mtype = { STAMP, RESERVED, MOVE_TAIL, HEAD_UPDATE_BEFORE, HEAD_UPDATE_AFTER,
 	  reserve, payload, crossed, write_failed, set_update, set_header,
 	  reset_stale, clear_update, reset_next, tail_moved, commit_moved, commit_idx, commit_done,
 	  reset_page, head_found, read_version, header_check, read_overrun, recheck, take_head, swap,
-	  read_event, read_whole, drained };
+	  read_event, read_whole, drained, rd_busy, stats,
+	  /* the interrupt points of ANYWHERE that are not hook points */
+	  at_depth_store, at_claim, at_reservation, at_commit_load, at_commit_store,
+	  at_count_check, at_count_store, at_index_store, at_commit_next, at_commit_page_store,
+	  at_committing_clear, at_recheck_index, at_next_page, at_flags, at_prev_next,
+	  at_tail_check, at_pushing_inc, at_pushing_dec, at_overrun, at_new_head,
+	  at_tail_reread, at_commit_reset, at_tail_recheck, at_commit_zero, at_write_index,
+	  at_idle,
+	  /* what the floating loads of WEAK take */
+	  ld_commit, ld_cidx, ld_ver, ld_ov, ld_cnt, ld_dat, ld_push, ld_hdr, ld_committed };
 
 /* ---- the ring ---------------------------------------------------------- */
 
@@ -102,6 +160,12 @@ byte committing, pushing;
 byte claims, crossings, committed;	/* stamp_seq, crossings, committed */
 byte overrun, commit_overrun, dropped, pages_lost;
 byte read_pos, nread, last_overrun, lost_events;	/* the reader's */
+byte busy;				/* reads that found a push in flight
+					   on their own CPU (RDCPU) */
+#if RDCPU
+bool spun;				/* ghost: the reader on the writers'
+					   CPU went back to its head search */
+#endif
 
 /* ---- the writers' stack ---------------------------------------------- */
 
@@ -109,67 +173,383 @@ byte cur;		/* depth of the writer running on the ring's CPU */
 byte budget = NEST;	/* nested writes left */
 bool prepped;		/* the PREP events are written */
 bool wdone;		/* the outer writer wrote its events; none in flight */
+#if RDCPU
+byte rcalls = RCALLS;	/* reader interrupts left while writers run */
+byte rfrom;		/* the writer the reader interrupted */
+bool rirq;		/* the reader runs as an interrupt */
+#endif
 
 /* ---- ghost state: what the checks compare the algorithm against ------ */
 
 byte resv[NP * CAP];	/* event id whose reservation holds the slot */
+byte own[NP * CAP];	/* who holds the slot: 0 nobody, writer depth + 1
+			   from its reservation to its payload, RD while the
+			   reader's last event (its next read releases it) */
 byte ev_sz[MAXEV + 1];	/* slots of each event */
 byte nev;		/* events reserved (ids 1..nev, in buffer order) */
+byte writes;		/* writes started */
 byte last_id;		/* id of the last event read */
 byte lost_seen;		/* events lost, as the reads were told */
 byte nread_seen;	/* events the reader took */
+bool filled[NP];		/* the tail left the page and no reader nor push
+			   took it since: a page of events waiting */
+byte pushed;		/* full pages pushed away */
+byte rdpg;		/* the reader's page from its swap cmpxchg on */
+byte inatt;		/* bit d: writer d is in a reservation attempt */
+byte hit;		/* bit d: the ring changed under writer d since its
+			   attempt began (a nested writer or the reader) */
 bool checked;		/* the final checks passed */
 
-/* A step line, for trails: who (writer depth, or RD), what, then the ring */
+/* ---- the memory model (WEAK) ------------------------------------------
+ *
+ * Two CPUs: the writers' (every Writer: nested writers are interrupts of
+ * the same CPU and see its stores in program order) and the reader's.
+ * A location the reader loads and the writers store has two values: the
+ * writers' (the plain name, what the writers' CPU sees) and memory's (m_),
+ * what the reader's CPU may see. A store of the writers' CPU stays in its
+ * store buffer until a write barrier (smp_wmb()) or a fully ordered RMW of
+ * it publishes every store before it; in between, stores reach memory in
+ * any order: the reader's load may take the pending one (RLD). A value that
+ * another store to the same location overwrites before a barrier may reach
+ * memory first (WST). A load of the reader is satisfied at any time after
+ * the barrier before it (smp_rmb(), a fully ordered RMW, the reader lock):
+ * the first load of a window at its place, the others by Loads() at any
+ * time between the barrier and their place (floating loads, FL_*).
+ */
+
+/* the locations WEAK may make weak */
+#define W_DAT		1
+#define W_CIDX		2
+#define W_COMMIT	4
+#define W_VER		8
+#define W_CNT		16
+#define W_OV		32
+#define W_PUSH		64
+#define W_COUNT		128
+#define WK_dat		W_DAT
+#define WK_cidx		W_CIDX
+#define WK_commit	W_COMMIT
+#define WK_wver		W_VER
+#define WK_wcnt		W_CNT
+#define WK_overrun	W_OV
+#define WK_pushing	W_PUSH
+#define WK_committed	W_COUNT
+#define ISWEAK(x)	((WEAK & WK_##x) != 0)
+
+#if WEAK
+byte m_dat[NP * CAP];
+byte m_cidx[NP];
+byte m_wver[NP];
+byte m_wcnt[NP];
+byte m_commit, m_overrun, m_pushing;
+#if STATS
+byte m_committed;
+#endif
+byte wfi;		/* the flush's loop index, 0 between flushes */
+
+/* A store of the writers' CPU: pending; the value it replaces may reach
+ * memory first if it was pending too. A location not in WEAK: at once */
+#define WST(x, v) \
+	if \
+	:: ISWEAK(x) && m_##x != x -> m_##x = x \
+	:: else \
+	fi; \
+	x = v; \
+	if \
+	:: !ISWEAK(x) -> m_##x = x \
+	:: else \
+	fi
+#define WSTA(a, i, v) \
+	if \
+	:: ISWEAK(a) && m_##a[i] != a[i] -> m_##a[i] = a[i] \
+	:: else \
+	fi; \
+	a[i] = v; \
+	if \
+	:: !ISWEAK(a) -> m_##a[i] = a[i] \
+	:: else \
+	fi
+/* A load of the reader's CPU: memory, or a pending store that reaches it now */
+#define RLD(dst, x)	if :: dst = m_##x :: m_##x != x -> m_##x = x; dst = x fi
+#define RLDA(dst, a, i)	if :: dst = m_##a[i] :: m_##a[i] != a[i] -> m_##a[i] = a[i]; dst = a[i] fi
+/* A store of the reader to a location the writers store too (its own page,
+ * which the writers have left): a store of theirs still pending there is
+ * ordered before it, or after it and reaches memory later */
+#define RSTA(a, i, v) \
+	if \
+	:: a[i] = v; m_##a[i] = v \
+	:: m_##a[i] != a[i] -> m_##a[i] = v \
+	fi
+
+/* Every pending store reaches memory (smp_wmb(), a fully ordered RMW) */
+inline wflush_but(skip_pushing, skip_overrun, skip_version)
+{
+	wfi = 0;
+	do
+	:: wfi < NP * CAP -> m_dat[wfi] = dat[wfi]; wfi++
+	:: else -> break
+	od;
+	wfi = 0;
+	do
+	:: wfi < NP ->
+		m_cidx[wfi] = cidx[wfi];
+		m_wcnt[wfi] = wcnt[wfi];
+		if
+		:: !skip_version -> m_wver[wfi] = wver[wfi]
+		:: else
+		fi;
+		wfi++
+	:: else -> break
+	od;
+	wfi = 0;
+	m_commit = commit;
+	if
+	:: !skip_overrun -> m_overrun = overrun
+	:: else
+	fi;
+	if
+	:: !skip_pushing -> m_pushing = pushing
+	:: else
+	fi;
+#if STATS
+	m_committed = committed;
+#endif
+	skip
+}
+#define wflush()	wflush_but(false, false, false)
+
+/* ---- floating loads ---- */
+#define FL_COMMIT	1	/* commit_page */
+#define FL_CIDX		2	/* the commit index of page fl_cidx_pg */
+#define FL_VER		4	/* the version of page fl_ver_pg */
+#define FL_OV		8	/* the overrun */
+#define FL_CNT		16	/* the event count of page fl_cnt_pg */
+#define FL_DAT		32	/* slots fl_dat_at and the one after */
+#define FL_PUSH		64	/* pushing */
+#define FL_HDR		128	/* the next pointer of page fl_hdr_pg */
+byte fl_arm;		/* armed: Loads() has yet to take them */
+byte fl_got;		/* taken, not yet used */
+byte fl_commit, fl_cidx, fl_ver, fl_ov, fl_cnt, fl_d0, fl_d1, fl_push, fl_hn, fl_hf;
+byte fl_cidx_pg, fl_ver_pg, fl_cnt_pg, fl_dat_at, fl_hdr_pg;
+#if STATS
+bool fl_c_arm, fl_c_got;
+byte fl_committed;
+#endif
+
+/* A barrier of the reader: the loads after it are taken after it */
+inline fl_reset()
+{
+	fl_arm = 0; fl_got = 0;
+	fl_commit = 0; fl_cidx = 0; fl_ver = 0; fl_ov = 0; fl_cnt = 0;
+	fl_d0 = 0; fl_d1 = 0; fl_push = 0; fl_hn = 0; fl_hf = 0;
+	fl_cidx_pg = 0; fl_ver_pg = 0; fl_cnt_pg = 0; fl_dat_at = 0; fl_hdr_pg = 0
+}
+/* only the loads of weak locations float (FL_HDR: with the mutations that
+ * arm it) */
+#define FL_WEAK	(((WEAK & W_COMMIT) != 0 -> FL_COMMIT : 0) | ((WEAK & W_CIDX) != 0 -> FL_CIDX : 0) | \
+		 ((WEAK & W_VER) != 0 -> FL_VER : 0) | ((WEAK & W_OV) != 0 -> FL_OV : 0) | \
+		 ((WEAK & W_CNT) != 0 -> FL_CNT : 0) | ((WEAK & W_DAT) != 0 -> FL_DAT : 0) | \
+		 ((WEAK & W_PUSH) != 0 -> FL_PUSH : 0) | FL_HDR)
+#define ARM(k)		fl_arm = fl_arm | ((k) & FL_WEAK); fl_got = fl_got & ~(k)
+#define ARMP(k, v, p)	if :: ((k) & FL_WEAK) != 0 -> ARM(k); v = p :: else fi
+/* Use a floating load: wait for Loads() to take it if it is armed; if it
+ * was never armed the load is taken here (RLD) */
+#define READY(k)	((fl_arm & (k)) == 0)
+#define TAKE(k, reg, dst, direct) \
+	if \
+	:: fl_got & (k) -> dst = reg; reg = 0; fl_got = fl_got & ~(k) \
+	:: else -> direct \
+	fi
+/* A load at its place of a location a floating load of the same window also
+ * reads, later in program order: that one is taken again, after it (loads
+ * of one location are not reordered) */
+#define AGAIN(k)	if :: (fl_arm | fl_got) & (k) -> ARM(k) :: else fi
+#define TAKE2(k, r0, r1, d0, d1, direct) \
+	if \
+	:: fl_got & (k) -> d0 = r0; d1 = r1; r0 = 0; r1 = 0; fl_got = fl_got & ~(k) \
+	:: else -> direct \
+	fi
+#else
+#define TAKE2(k, r0, r1, d0, d1, direct)	direct
+#define WST(x, v)	x = v
+#define WSTA(a, i, v)	a[i] = v
+#define RLD(dst, x)	dst = x
+#define RLDA(dst, a, i)	dst = a[i]
+#define RSTA(a, i, v)	a[i] = v
+#define wflush()	skip
+#define wflush_but(a, b, c)	skip
+#define fl_reset()	skip
+#define ARM(k)		skip
+#define ARMP(k, v, p)	skip
+#define READY(k)	true
+#define TAKE(k, reg, dst, direct)	direct
+#define AGAIN(k)	skip
+#endif
+
+#if STATS
+#define WST_COUNT(v)	WST(committed, v)
+#else
+#define WST_COUNT(v)	committed = v
+#endif
+
+/* A step line, for trails: who (writer depth, or RD), what, then the ring.
+ * Each page: next, flag, write index, commit index, slots, and with WEAK
+ * the commit index and slots in memory */
+#if WEAK
+#define MEMPG(i)	printf(":%d:%d:%d", m_cidx[i], m_dat[2 * i], m_dat[2 * i + 1])
+#define MEMCNT		printf(" mc=%d mov=%d mpu=%d", m_commit, m_overrun, m_pushing)
+#else
+#define MEMPG(i)	skip
+#define MEMCNT		skip
+#endif
+#define SHOWPG(i)	printf(" |%d:%d:%d:%d:%d:%d", nxt[i], flg[i], widx[i], cidx[i], dat[2 * i], dat[2 * i + 1]); MEMPG(i)
+
 inline lrb_show(who, what)
 {
 	printf("LRB %d %e t=%d c=%d r=%d h=%d", who, what, tail, commit, rpage, hint);
 	printf(" push=%d ov=%d cm=%d rd=%d pos=%d", pushing, overrun, committed, nread, read_pos);
-	printf(" |%d:%d:%d:%d:%d:%d", nxt[0], flg[0], widx[0], cidx[0], dat[0], dat[1]);
-	printf(" |%d:%d:%d:%d:%d:%d", nxt[1], flg[1], widx[1], cidx[1], dat[2], dat[3]);
-	printf(" |%d:%d:%d:%d:%d:%d", nxt[2], flg[2], widx[2], cidx[2], dat[4], dat[5]);
+	MEMCNT;
+	SHOWPG(0); SHOWPG(1); SHOWPG(2);
 #if NP > 3
-	printf(" |%d:%d:%d:%d:%d:%d", nxt[3], flg[3], widx[3], cidx[3], dat[6], dat[7]);
+	SHOWPG(3);
 #endif
 #if NP > 4
-	printf(" |%d:%d:%d:%d:%d:%d", nxt[4], flg[4], widx[4], cidx[4], dat[8], dat[9]);
+	SHOWPG(4);
 #endif
 #if NP > 5
-	printf(" |%d:%d:%d:%d:%d:%d", nxt[5], flg[5], widx[5], cidx[5], dat[10], dat[11]);
+	SHOWPG(5);
 #endif
 #if NP > 6
-	printf(" |%d:%d:%d:%d:%d:%d", nxt[6], flg[6], widx[6], cidx[6], dat[12], dat[13]);
+	SHOWPG(6);
 #endif
 	printf("\n")
 }
 
 /*
- * A hook point of a writer: an interrupt may arrive here and run a nested
- * writer to its end before this one goes on (the provided clause of Writer
- * lets only the writer at depth cur run).
+ * An interrupt arrives: a nested writer, up to DEPTH levels and NEST nested
+ * writes in all, or (RDCPU) the reader; it runs to its end before this
+ * writer goes on (the provided clauses let only the one at cur run).
+ * Several may arrive at one place. The ring may change under every writer
+ * below the one that starts.
  */
+#if RDCPU
+#define RD_ARRIVE(P) \
+	:: atomic { rcalls > 0 && prepped -> rcalls--; hit = hit | (inatt & ((2 << me) - 1)); \
+		printf("LRB %d rirq %e\n", me, P); rfrom = me; rirq = true; cur = RDCUR }
+#else
+#define RD_ARRIVE(P)
+#endif
+#define ARRIVE(P) \
+	:: atomic { me < DEPTH && budget > 0 && prepped -> budget--; \
+		hit = hit | (inatt & ((2 << me) - 1)); \
+		printf("LRB %d nest %e\n", me, P); cur = me + 1 } \
+	RD_ARRIVE(P)
+
+/* A hook point of a writer: interrupts may arrive here */
 #define HOOK(P) \
 LRB_HOOK_##P: \
 	do \
-	:: atomic { me < DEPTH && budget > 0 && prepped -> budget--; \
-		printf("LRB %d nest %e\n", me, P); cur = me + 1 } \
+	ARRIVE(P) \
 	:: atomic { true -> lrb_show(me, P); break } \
 	od
+
+/* Another place of a writer before a shared access (ANYWHERE): the same,
+ * with no hook point and no step line */
+#if ANYWHERE
+#define IRQ(P) \
+	do \
+	ARRIVE(P) \
+	:: break \
+	od
+#else
+#define IRQ(P)		skip
+#endif
+
+/*
+ * Two accesses of a writer in one step unless ANYWHERE: at most one of them
+ * reads a location the reader writes, so the reader acting between them is
+ * the same as acting before or after the step; with ANYWHERE an interrupt
+ * may arrive between them.
+ */
+#if ANYWHERE
+#define SPLIT(P)	}; IRQ(P); atomic {
+#else
+#define SPLIT(P)	;
+#endif
 
 /* A hook point of the reader: a label on its next step */
 #define RHOOK(P)	LRB_HOOK_##P: atomic { lrb_show(RD, P) }
 /* A reader hook point that draws nothing: a label on the step after it */
 #define RAT(P)		LRB_HOOK_##P:
 
-/* lrb_head_set(): cmpxchg of p's next pointer from pg|old to pg|new */
+/*
+ * lrb_head_set(): cmpxchg of p's next pointer from pg|old to pg|new, by a
+ * writer. Fully ordered when it succeeds (try_cmpxchg()): every store of the
+ * writers' CPU before it reaches memory first; a failed one orders nothing.
+ */
+#ifdef M_PUSHING_UNORDERED
+#define HS_FLUSH	wflush_but(true, false, false)
+#elif defined(M_OVERRUN_UNORDERED)
+#define HS_FLUSH	wflush_but(false, true, false)
+#elif defined(M_VERSION_UNORDERED)
+#define HS_FLUSH	wflush_but(false, false, true)
+#else
+#define HS_FLUSH	wflush()
+#endif
+
+#ifdef M_HEAD_SET_RELEASE
+/*
+ * try_cmpxchg_release(): the stores before it are published first, but its
+ * own store (the flag) may reach the reader after the stores that follow
+ * it: the reader's plain loads of next pointers read mflg[]/mnxt[], which
+ * catch up at the writers' next barrier or when the reader's load takes
+ * the pending flag; the reader's own cmpxchg sees the latest (atomicity).
+ */
+byte mnxt[NP], mflg[NP];
+#define FLAGS_OUT(p)	mnxt[p] = nxt[p]; mflg[p] = flg[p]
+#define RD_FLAGS(p, f, n) \
+	if \
+	:: f = mflg[p]; n = mnxt[p] \
+	:: mflg[p] != flg[p] || mnxt[p] != nxt[p] -> FLAGS_OUT(p); f = flg[p]; n = nxt[p] \
+	fi
+inline flags_flush()
+{
+	wfi = 0;
+	do
+	:: wfi < NP -> mnxt[wfi] = nxt[wfi]; mflg[wfi] = flg[wfi]; wfi++
+	:: else -> break
+	od;
+	wfi = 0
+}
+#else
+#define FLAGS_OUT(p)	skip
+#define RD_FLAGS(p, f, n)	f = flg[p]; n = nxt[p]
+#define flags_flush()	skip
+#endif
+
 inline head_set(p, pg, old, new, found)
 {
 	if
 	:: nxt[p] != pg -> found = MOVED
-	:: nxt[p] == pg && flg[p] == old -> flg[p] = new; found = old
+	:: nxt[p] == pg && flg[p] == old ->
+		HS_FLUSH;
+#ifndef M_HEAD_SET_RELEASE
+		flg[p] = new;
+#else
+		flags_flush();
+		flg[p] = new;		/* pending for the reader's loads */
+#endif
+		found = old
 	:: nxt[p] == pg && flg[p] != old -> found = flg[p]
 	fi
 }
+
+/* smp_wmb() of the writers */
+#ifdef M_HEAD_SET_RELEASE
+#define WMB()		wflush(); flags_flush()
+#else
+#define WMB()		wflush()
+#endif
 
 /* Every slot below the commit index holds a whole event or padding */
 inline check_published(p, upto)
@@ -189,26 +569,53 @@ inline check_entries()
 	assert(committed >= nread + overrun)
 }
 
+/* The events whose slots page p holds (padding and reset slots aside) */
+inline events_on(p, n)
+{
+	n = 0;
+	if
+	:: dat[p * CAP] != 0 && dat[p * CAP] != PAD -> n++
+	:: else
+	fi;
+	if
+	:: dat[p * CAP + 1] != 0 && dat[p * CAP + 1] != PAD &&
+	   dat[p * CAP + 1] != dat[p * CAP] -> n++
+	:: else
+	fi
+}
+
 /*
  * lrb_count_committed(), from its first load of the claims (seen_claims, in
  * the caller's step): claims - crossings, the loads taken again if a nested
- * writer claimed in between. The loop's last load of the claims, the next
- * round's first and the store share a step: no interrupt comes between them,
- * and the reader touches none of the counts.
+ * writer claimed in between. The count is stored for the statistics reader
+ * only (STATS); the ghost check_entries() compares it with what is read and
+ * lost.
  */
 inline count_committed()
 {
 	do
 	:: HOOK(COMMIT_AFTER);
+#if ANYWHERE
+	   atomic { seen_cross = crossings };
+	   IRQ(at_count_check);
+	   if
+	   :: atomic { seen_claims == claims -> skip };
+	      IRQ(at_count_store);
+	      atomic { WST_COUNT(seen_claims - seen_cross); check_entries() };
+	      break
+	   :: atomic { seen_claims != claims -> seen_claims = claims }
+	   fi
+#else
 	   atomic {
 		seen_cross = crossings;
 		if
 		:: seen_claims == claims ->
-			committed = seen_claims - seen_cross;
+			WST_COUNT(seen_claims - seen_cross);
 			check_entries();
 			break
 		:: else -> seen_claims = claims
 		fi }
+#endif
 	od
 }
 
@@ -220,12 +627,24 @@ proctype Writer(byte me) provided (cur + 1 == _pid)
 	byte ov, oc, oi;		/* the write word a reset expects */
 	byte depth, cpg, cindex, seen_claims, seen_cross, loops;
 	bool last;			/* the commit is on the tail page */
+	bool moved;			/* this attempt moved the tail itself */
 	byte left = (me == 0 -> PREP + OUTER : 1);
 
 end_idle:
 	do
 	:: left > 0 ->
-		/* lrb_write(): lrb_start_commit(), then lrb_reserve_next() */
+#if RDCPU
+		/* the outer writer between two writes: the reader may run */
+		if
+		:: me == 0 ->
+			do
+			RD_ARRIVE(at_idle)
+			:: break
+			od
+		:: else
+		fi;
+#endif
+		/* lrb_write(): lrb_reserve_event(): committing, a load and a store */
 		atomic {
 			prepped = prepped || (me == 0 && left <= OUTER);
 			if
@@ -237,17 +656,39 @@ end_idle:
 			:: prepped -> sz = 2
 #endif
 			fi;
+			writes++;
+#if !ANYWHERE
 			committing++;
+#else
+			depth = committing;
+#endif
 			printf("LRB %d write %d\n", me, sz)
 		};
+#if ANYWHERE
+		IRQ(at_depth_store);
+		atomic { committing = depth + 1; depth = 0 };
+#endif
 attempt:
 		HOOK(STAMP);
 		/* A: the tail page; B: the claim; C: the reservation */
 		atomic {
 			tp = tail;
+			hit = hit & ~(1 << me);
+			inatt = inatt | (1 << me);
+			moved = false;
+#if !ANYWHERE
 			claims++;
+#endif
+			skip
+		};
+		IRQ(at_claim);
+#if ANYWHERE
+		claims++;
+		IRQ(at_reservation);
+#endif
+		atomic {
 			widx[tp] = widx[tp] + sz;
-			wcnt[tp]++;
+			WSTA(wcnt, tp, wcnt[tp] + 1);
 			w = widx[tp];
 			tl = w - sz;
 			if
@@ -256,8 +697,13 @@ attempt:
 				id = nev;
 				ev_sz[id] = sz;
 				resv[tp * CAP + tl] = id;
+				assert(own[tp * CAP + tl] == 0);
+				own[tp * CAP + tl] = me + 1;
 				if
-				:: sz == 2 -> resv[tp * CAP + tl + 1] = id
+				:: sz == 2 ->
+					resv[tp * CAP + tl + 1] = id;
+					assert(own[tp * CAP + tl + 1] == 0);
+					own[tp * CAP + tl + 1] = me + 1
 				:: else
 				fi
 			:: else -> id = 0
@@ -269,14 +715,23 @@ attempt:
 		:: w > CAP -> goto move_tail
 		:: else
 		fi;
-		/* The payload: the slots must still be this writer's */
+		/*
+		 * The payload: the slots must still be this writer's. Its stores
+		 * are one step: they lie in this writer's reservation, which no
+		 * other writer touches and no reader reads before the commit.
+		 */
 		atomic {
+			hit = hit & ~(1 << me); inatt = inatt & ~(1 << me);
 			assert(resv[tp * CAP + tl] == id);
-			dat[tp * CAP + tl] = id;
+			assert(own[tp * CAP + tl] == me + 1);
+			own[tp * CAP + tl] = 0;
+			WSTA(dat, tp * CAP + tl, id);
 			if
 			:: sz == 2 ->
 				assert(resv[tp * CAP + tl + 1] == id);
-				dat[tp * CAP + tl + 1] = id
+				assert(own[tp * CAP + tl + 1] == me + 1);
+				own[tp * CAP + tl + 1] = 0;
+				WSTA(dat, tp * CAP + tl + 1, id)
 			:: else
 			fi;
 			lrb_show(me, payload)
@@ -287,7 +742,8 @@ move_tail:
 		/* lrb_move_tail() */
 		crossings++;
 		HOOK(MOVE_TAIL);
-		atomic { np = nxt[tp]; cp = commit };
+		atomic { np = nxt[tp] SPLIT(at_next_page) cp = commit };
+#ifndef M_NO_NEXT_COMMIT_CHECK
 		if
 		:: np == cp ->
 			/* nested writers went all the way round */
@@ -295,25 +751,69 @@ move_tail:
 			goto failed
 		:: else
 		fi;
+#endif
+		IRQ(at_flags);
 		atomic { f = (nxt[tp] != np -> MOVED : flg[tp]) };
 		if
 		:: f != NORMAL ->
 #if OVERWRITE
-			/* lrb_is_reader_page(commit_page) */
-			atomic { t2 = prv[cp]; f = (nxt[t2] != cp) };
+			/* lrb_is_reader_page(commit_page): its prev, then prev's next */
+			IRQ(at_prev_next);
+			atomic { t2 = prv[cp] };
+			IRQ(at_prev_next);
+			atomic { f = (nxt[t2] != cp); ret = (cp == rdpg) };
+#ifdef M_NO_READER_PAGE_CHECK
+			f = false;
+#endif
+#ifndef M_READER_PAGE_STALE
+			/*
+			 * cp's prev pointer may be stale: the reader fixes it after
+			 * its swap, and a page it has taken since and rewritten for
+			 * its next swap makes a ring page look like the reader page.
+			 * The prev pointer again: if it moved, look again (the reader
+			 * fixes it before it rewrites that page's next: docs/model.md,
+			 * "lrb_is_reader_page() and a stale prev pointer").
+			 */
 			if
 			:: f ->
+				IRQ(at_prev_next);
 				if
-				:: cp != tail ->
-					commit_overrun++;
-					goto failed
-				:: else
+				:: atomic { prv[cp] != t2 -> ret = 0; f = 0 }; goto again
+				:: atomic { prv[cp] == t2 -> skip }
+				fi;
+				/* and np, read before, must still follow tp: the
+				 * reader may have swapped since (the commit page
+				 * may be its page now, and np stale) */
+				IRQ(at_flags);
+				if
+				:: atomic { nxt[tp] != np -> ret = 0; f = 0 }; goto again
+				:: atomic { nxt[tp] == np -> skip }
+				fi
+			:: else
+			fi;
+#endif
+			if
+			:: f ->
+				IRQ(at_tail_check);
+				if
+				:: atomic { cp != tail ->
+					assert(ret);
+					ret = 0;
+					commit_overrun++ };
+				   goto failed
+				:: atomic { cp == tail -> ret = 0 }
 				fi
 			:: else ->
+				ret = 0;
 				goto handle_head
 			fi
 #else
-			atomic { f = (nxt[tp] != np -> MOVED : flg[tp]) };
+			IRQ(at_flags);
+			atomic {
+				f = (nxt[tp] != np -> MOVED : flg[tp]);
+				/* a drop only on a full ring: the head holds events */
+				assert(f == MOVED || filled[np])
+			};
 			if
 			:: f == MOVED -> goto again
 			:: else ->
@@ -329,21 +829,43 @@ handle_head:
 		/* lrb_handle_head_page(): the head's events are all committed */
 		atomic { ent = wcnt[np] };
 		HOOK(HEAD_UPDATE_BEFORE);
-		pushing++;
-		atomic { head_set(tp, np, HEADER, UPDATE, typ); lrb_show(me, set_update) };
+		atomic { WST(pushing, pushing + 1) };
+		IRQ(at_pushing_inc);
+		atomic {
+			head_set(tp, np, HEADER, UPDATE, typ);
+			if
+			:: typ == HEADER ->
+				/* the push: a full page's events are lost (oi) */
+				assert(filled[np]);
+				filled[np] = false;
+				pushed++;
+				events_on(np, oi)
+			:: else
+			fi;
+			lrb_show(me, set_update)
+		};
 		if
-		:: typ != HEADER -> pushing--
+		:: typ != HEADER -> IRQ(at_pushing_dec); atomic { WST(pushing, pushing - 1) }
 		:: else
 		fi;
 		HOOK(HEAD_UPDATE_AFTER);
 		if
 		:: typ == HEADER ->
 			/* this writer owns the push: the old head's events are lost */
-			atomic { overrun = overrun + ent; pages_lost++; check_entries() }
+			atomic {
+				/* the count read before the push is the events it lost */
+				assert(ent == oi);
+				oi = 0;
+				WST(overrun, overrun + ent);
+				check_entries()
+			};
+			IRQ(at_overrun);
+			pages_lost++
 		:: typ == UPDATE		/* help the writer it interrupted */
 		:: typ == NORMAL || typ == MOVED -> goto again
 		:: else -> assert(false)
 		fi;
+		IRQ(at_new_head);
 		atomic { nh = nxt[np] };
 		HOOK(NEW_HEAD_BEFORE);
 		atomic { head_set(np, nh, NORMAL, HEADER, ret); lrb_show(me, set_header) };
@@ -370,44 +892,56 @@ handle_head:
 			/* only the writer that set UPDATE clears it */
 			HOOK(HEAD_NORMAL_BEFORE);
 			atomic { head_set(tp, np, UPDATE, NORMAL, ret); lrb_show(me, clear_update) };
-			pushing--;
+			IRQ(at_pushing_dec);
+			atomic { WST(pushing, pushing - 1) };
 			assert(ret == UPDATE)
 		:: else
 		fi;
 
 tail_update:
 		/* lrb_tail_page_update(): bump the version, then reset */
+		IRQ(at_tail_reread);
 		atomic {
 #ifndef M_TAIL_NO_VERSION
-			wver[np]++;
+			WSTA(wver, np, wver[np] + 1);
 #endif
-			ov = wver[np]; oc = wcnt[np]; oi = widx[np];
+			ov = wver[np]; oc = wcnt[np]; oi = widx[np]
+#ifndef M_NO_TAIL_RECHECK
+			SPLIT(at_tail_recheck)
 			t2 = tail
+#endif
 		};
+#ifndef M_NO_TAIL_RECHECK
 		if
 		:: t2 != tp -> goto again
 		:: else
 		fi;
+#endif
 		HOOK(TAIL_RESET);
 		atomic {
 			if
 			:: wver[np] == ov && wcnt[np] == oc && widx[np] == oi ->
-				wcnt[np] = 0;
+				assert(own[np * CAP] == 0 && own[np * CAP + 1] == 0);
+				WSTA(wcnt, np, 0);
 				widx[np] = 0;
-				dat[np * CAP] = 0; dat[np * CAP + 1] = 0;
+				WSTA(dat, np * CAP, 0); WSTA(dat, np * CAP + 1, 0);
 				resv[np * CAP] = 0; resv[np * CAP + 1] = 0
 			:: else
 			fi;
 			lrb_show(me, reset_next)
 		};
-		cidx[np] = 0;
+		IRQ(at_commit_zero);
+		atomic { WSTA(cidx, np, 0) };
 		HOOK(TAIL_BEFORE);
 		atomic {
 			if
 			:: tail == tp ->
 				/* the tail never moves onto the commit */
 				assert(np != commit);
-				tail = np
+				tail = np;
+				moved = true;
+				/* tp is full; the reader page the tail leaves is the reader's */
+				filled[tp] = (tp != rpage)
 			:: else
 			fi;
 			lrb_show(me, tail_moved)
@@ -415,19 +949,24 @@ tail_update:
 		HOOK(TAIL_AFTER);
 
 again:
-		/* lrb_reset_tail(), then the next attempt */
+		/* lrb_reset_tail(), then the next attempt. The padding and the
+		 * give-back are one step: the padding lies in this writer's own
+		 * reservation, which no other writer reads before the give-back */
 		atomic {
 			if
 			:: tl >= CAP -> widx[tp] = widx[tp] - sz
 			:: else ->
-				dat[tp * CAP + tl] = PAD;
+				WSTA(dat, tp * CAP + tl, PAD);
 				if
-				:: tl == 0 -> dat[tp * CAP + 1] = PAD
+				:: tl == 0 -> WSTA(dat, tp * CAP + 1, PAD)
 				:: else
 				fi;
 				widx[tp] = widx[tp] - (tl + sz - CAP)
 			fi;
-			wcnt[tp]--;
+			WSTA(wcnt, tp, wcnt[tp] - 1);
+			/* no retry without a cause: the tail this attempt moved, or
+			 * the ring changed under it (a bound on retries) */
+			assert(moved || (hit & (1 << me)));
 			np = 0; cp = 0; t2 = 0; nh = 0; typ = 0; ret = 0; ent = 0; f = 0;
 			ov = 0; oc = 0; oi = 0;
 			lrb_show(me, crossed)
@@ -436,27 +975,31 @@ again:
 
 failed:
 		atomic {
+			hit = hit & ~(1 << me); inatt = inatt & ~(1 << me);
 			if
 			:: tl >= CAP -> widx[tp] = widx[tp] - sz
 			:: else ->
-				dat[tp * CAP + tl] = PAD;
+				WSTA(dat, tp * CAP + tl, PAD);
 				if
-				:: tl == 0 -> dat[tp * CAP + 1] = PAD
+				:: tl == 0 -> WSTA(dat, tp * CAP + 1, PAD)
 				:: else
 				fi;
 				widx[tp] = widx[tp] - (tl + sz - CAP)
 			fi;
-			wcnt[tp]--;
+			WSTA(wcnt, tp, wcnt[tp] - 1);
 			lrb_show(me, write_failed)
 		};
 
 end_commit:
-		/* lrb_end_commit() */
-		depth = committing;
+		/* lrb_end_commit(): committing, a load */
+		atomic { depth = committing };
 commit_round:
 #ifndef M_NESTED_COMMIT
 		if
-		:: depth != 1 -> committing = depth - 1; goto written
+		:: depth != 1 ->
+			IRQ(at_commit_store);
+			atomic { committing = depth - 1 };
+			goto written
 		:: else
 		fi;
 #endif
@@ -483,7 +1026,8 @@ commit_page:
 			if
 			:: last -> loops = 0
 			:: else -> loops++; assert(loops <= PAGES + NEST)
-			fi;
+			fi
+			SPLIT(at_write_index)
 			w = widx[cp];
 #ifndef M_COUNT_AFTER_PUBLISH
 			/* the count's first load of the claims: no interrupt comes
@@ -494,9 +1038,15 @@ commit_page:
 #ifndef M_COUNT_AFTER_PUBLISH
 		count_committed();
 #endif
+		IRQ(at_index_store);
 		atomic {
+			/* lrb_writer_wmb(): event data before the index; pairs with
+			 * lrb_reader_size() */
+#ifndef M_NO_WMB_INDEX
+			WMB();
+#endif
 			check_published(cp, w);
-			cidx[cp] = w;
+			WSTA(cidx, cp, w);
 			if
 			:: last -> cpg = cp; cindex = w
 			:: else
@@ -504,8 +1054,19 @@ commit_page:
 			lrb_show(me, commit_idx)
 		};
 		if
-		:: atomic { !last -> cp = nxt[cp]; commit = cp; lrb_show(me, commit_moved) };
-		   goto commit_page
+		:: !last ->
+			atomic { cp = nxt[cp] };
+			IRQ(at_commit_page_store);
+			atomic {
+				/* smp_wmb(): the old page's final commit index before the
+				 * commit page moves; pairs with lrb_reader_look() */
+#ifndef M_NO_WMB_COMMIT_PAGE
+				WMB();
+#endif
+				WST(commit, cp);
+				lrb_show(me, commit_moved)
+			};
+			goto commit_page
 		:: else
 		fi;
 #ifdef M_COUNT_AFTER_PUBLISH
@@ -519,21 +1080,45 @@ commit_page:
 		:: else
 		fi;
 #endif
+#ifndef M_CLEAR_AFTER_RECHECK
 		committing = 0;
+		IRQ(at_committing_clear);
+#endif
 		/* a writer that came in after the index was read is pending */
+#ifndef M_NO_END_RECHECK
+#if ANYWHERE
+		atomic { t2 = tail };
+		IRQ(at_recheck_index);
+#define RECHECK_TAIL	t2
+#else
+#define RECHECK_TAIL	tail
+#endif
 		if
-		:: atomic { tail == cpg && widx[cpg] == cindex -> lrb_show(me, commit_done) }
+		:: atomic { RECHECK_TAIL == cpg && widx[cpg] == cindex -> t2 = 0; lrb_show(me, commit_done) }
 		:: else ->
+#ifdef M_CLEAR_AFTER_RECHECK
+			skip;
+#else
 			committing = 1;
+#endif
+			t2 = 0;
 			depth = 1;
 			goto commit_round
 		fi;
+#endif
+#ifdef M_CLEAR_AFTER_RECHECK
+		/* the re-check before committing = 0: a writer coming in between
+		 * sees itself nested and leaves its event to nobody */
+		IRQ(at_committing_clear);
+		committing = 0;
+#endif
 written:
 		/* dead locals cleared: states differ only in what matters */
 		atomic {
 			sz = 0; tp = 0; np = 0; cp = 0; t2 = 0; nh = 0; w = 0; tl = 0;
 			id = 0; typ = 0; ret = 0; ent = 0; f = 0; ov = 0; oc = 0; oi = 0;
-			depth = 0; cpg = 0; cindex = 0; seen_claims = 0; seen_cross = 0; last = false
+			depth = 0; cpg = 0; cindex = 0; seen_claims = 0; seen_cross = 0; last = false;
+			moved = false
 		};
 		if
 		:: me > 0 ->
@@ -542,7 +1127,10 @@ written:
 end_return:		skip
 		:: else -> left--
 		fi
-	:: atomic { left == 0 && me == 0 -> wdone = true; cur = DEPTH + 1 }
+	:: atomic { left == 0 && me == 0 ->
+		/* no barrier is pending for ever: the stores reach memory */
+		WMB();
+		wdone = true; cur = RDCUR }
 	od
 }
 
@@ -560,6 +1148,7 @@ inline final_checks()
 	for (j : 1 .. PAGES) {
 		assert(i != rpage);
 		assert(prv[nxt[i]] == i);
+		assert(!filled[i]);		/* every full page read or pushed */
 		if
 		:: flg[i] == HEADER -> pg++
 		:: flg[i] == UPDATE -> assert(false)
@@ -573,20 +1162,37 @@ inline final_checks()
 	assert(nread + overrun == committed);
 	assert(nread == nread_seen);
 	assert(lost_seen == overrun);
-	assert(nev == 0 || last_id == nev)
+	assert(nev == 0 || last_id == nev);
+	/* every write either wrote its event or failed and was counted once */
+	assert(writes == nev + dropped + commit_overrun);
+	/* each head push lost one full page, counted in pages_lost */
+	assert(pages_lost == pushed);
+#if !OVERWRITE
+	assert(overrun == 0 && pages_lost == 0);
+#else
+	assert(dropped == 0);
+#endif
+#if !RDCPU
+	assert(busy == 0)
+#else
+	skip
+#endif
 }
 
 /*
- * One event read at the reader's position: whole, newer than the last one
- * read, and the events between them are exactly those reported lost.
+ * One event read at the reader's position, its slots as loaded (s0, s1):
+ * whole, newer than the last one read, and the events between them are
+ * exactly those reported lost.
  */
-inline take_event(missed)
+inline take_event(missed, a0, a1)
 {
-	id = dat[rpage * CAP + read_pos];
+	id = a0;
 	assert(id != 0 && id <= nev);
 	assert(read_pos + ev_sz[id] <= size);
-	assert(ev_sz[id] == 1 || dat[rpage * CAP + read_pos + 1] == id);
+	assert(ev_sz[id] == 1 || a1 == id);
 	assert(id > last_id);
+	/* no writer holds a slot the reader reads */
+	assert(own[rp * CAP + read_pos] == 0);
 	lost_seen = lost_seen + missed;
 	/* no loss is reported before it happened: id - 1 - nread_seen were */
 	assert(lost_seen <= id - 1 - nread_seen);
@@ -599,42 +1205,126 @@ inline take_event(missed)
 	nread_seen++
 }
 
-proctype Reader()
+/* The reader holds the event it returned until its next read */
+inline hold_event(p, at, sz)
 {
-	byte rp, cpg, size, hd, pv, pg, i, j, f, nn, hv, ov, id, swaps, missed, ent, n;
+	own[p * CAP + at] = RD;
+	if
+	:: sz == 2 -> own[p * CAP + at + 1] = RD
+	:: else
+	fi
+}
+
+inline release_held()
+{
+	for (j : 0 .. NP * CAP - 1) {
+		if
+		:: own[j] == RD -> own[j] = 0
+		:: else
+		fi
+	}
+	j = 0
+}
+
+#if RDCPU
+#define RD_PROVIDED	provided (cur == RDCUR)
+#else
+#define RD_PROVIDED
+#endif
+
+proctype Reader() RD_PROVIDED
+{
+	byte rp, cpg, size, hd, pv, pg, i, j, f, nn, hv, ov, id, swaps, missed, ent, n, s0, s1;
 	bool ok, quiet, drain, whole;
 
 end_read:
 	do
 	:: (READER && prepped) || wdone ->
-		drain = wdone;
-		whole = false;
+		/* a read call: the reader lock orders its loads after the last
+		 * call's (fl_reset()); the event the last call returned is the
+		 * reader's no more */
+		atomic {
+			drain = wdone;
+			whole = false;
+			release_held();
+			fl_reset()
+		};
 #if READ_PAGE
 		if
 		:: whole = true
 		:: whole = false
 		fi;
 #endif
+#if STATS
+		if
+		:: !drain -> goto read_stats
+		:: true
+		fi;
+#endif
 		swaps = 0;
+#ifdef M_NO_RMB_LOOK
+		/* the size may be loaded before the commit page */
+		atomic { ARMP(FL_CIDX, fl_cidx_pg, rpage) };
+#endif
 get_page:
-		/* lrb_get_reader_page() */
+		/* lrb_get_reader_page(), lrb_reader_look() */
 #ifndef M_KERNEL_ORDER
-		RAT(READER_LOOK) atomic { rp = rpage; cpg = commit };
+		RAT(READER_LOOK) atomic {
+			READY(FL_COMMIT) ->
+			rp = rpage;
+			TAKE(FL_COMMIT, fl_commit, cpg, RLD(cpg, commit));
+			/* smp_rmb(): pairs with the smp_wmb() before the commit page moves */
+#ifndef M_NO_RMB_LOOK
+			fl_reset();
+#endif
+#ifdef M_NO_RMB_SIZE
+			/* the events may be loaded before the size */
+			ARMP(FL_DAT, fl_dat_at, rp * CAP + read_pos);
+#endif
+			skip
+		};
 		RHOOK(READER_PAGE);
-		size = cidx[rp];
+		atomic {
+			READY(FL_CIDX) ->
+			TAKE(FL_CIDX, fl_cidx, size, RLDA(size, cidx, rp));
+			/* smp_rmb() of lrb_reader_size(): pairs with lrb_writer_wmb() */
+#ifndef M_NO_RMB_SIZE
+			fl_reset();
+#endif
+			/* the next lrb_reader_look() of this call, after padding:
+			 * the commit page */
+			if
+			:: read_pos < size -> ARM(FL_COMMIT)
+			:: else
+			fi;
+#ifdef M_NO_RMB_WALK
+			ARM(FL_PUSH);
+			quiet = wdone;
+#endif
+#ifdef M_NO_RMB_LOOK
+			ARMP(FL_CIDX, fl_cidx_pg, rp);
+#endif
+#ifdef M_NO_RMB_READ_PAGE
+			if
+			:: whole -> ARMP(FL_CNT, fl_cnt_pg, rp); ARMP(FL_DAT, fl_dat_at, rp * CAP)
+			:: else
+			fi;
+#endif
+			skip
+		};
 		if
 		:: read_pos < size -> goto got_page
 		:: else
 		fi;
 #else
 		/* the kernel's order: the size, then where the commit is */
-		RAT(READER_LOOK) atomic { rp = rpage; size = cidx[rp] };
+		RAT(READER_LOOK) atomic { rp = rpage; RLDA(size, cidx, rp) };
 		RHOOK(READER_PAGE);
 		if
 		:: read_pos < size -> goto got_page
 		:: else
 		fi;
-		cpg = commit;
+		RLD(cpg, commit);
 #endif
 #ifndef M_SWAP_COMMIT_PAGE
 		if
@@ -655,19 +1345,29 @@ get_page:
 		/* lrb_swap_reader_page(): lrb_reset_page() keeps the version */
 		atomic { f = wver[rp] };
 		atomic {
-			wver[rp] = f; wcnt[rp] = 0; widx[rp] = 0;
-			cidx[rp] = 0;
-			dat[rp * CAP] = 0; dat[rp * CAP + 1] = 0;
+			/* no writer holds a slot of the reader's page */
+			assert(own[rp * CAP] == 0 && own[rp * CAP + 1] == 0);
+			RSTA(wver, rp, f); RSTA(wcnt, rp, 0); widx[rp] = 0;
+			RSTA(cidx, rp, 0);
+			RSTA(dat, rp * CAP, 0); RSTA(dat, rp * CAP + 1, 0);
 			resv[rp * CAP] = 0; resv[rp * CAP + 1] = 0;
 			read_pos = 0;
 			lrb_show(RD, reset_page)
 		};
 find_head:
-		RAT(READER_FIND) quiet = wdone;
+		/* quiet: the writers had stopped before the loads of this search
+		 * could be taken (with M_NO_RMB_WALK, from the barrier that armed
+		 * the push count) */
+#ifndef M_NO_RMB_WALK
+#define QUIET_AT_FIND	wdone
+#else
+#define QUIET_AT_FIND	(quiet && wdone)
+#endif
+		RAT(READER_FIND) quiet = QUIET_AT_FIND;
 		/* lrb_find_head(): from the page before the hint */
 		atomic { pg = prv[hint]; i = 0 };
 		do
-		:: atomic { i < PAGES -> f = flg[pg]; nn = nxt[pg]; i++;
+		:: atomic { i < PAGES -> RD_FLAGS(pg, f, nn); i++;
 			if
 #ifndef M_HEADER_UNDER_UPDATE
 			:: f != NORMAL -> break
@@ -680,33 +1380,65 @@ find_head:
 			fi }
 		:: atomic { i >= PAGES -> break }
 		od;
-		hd = nn;
-		pv = pg;
+		atomic {
+			hd = nn;
+			pv = pg;
+			/* smp_rmb(): the walk before the push count and the rest;
+			 * pairs with the cmpxchgs that set the flags */
+#ifndef M_NO_RMB_WALK
+			fl_reset();
+#endif
+			/* window: the push count, then (floating) the commit page,
+			 * the head's commit index and version */
+			ARM(FL_COMMIT);
+			ARMP(FL_CIDX, fl_cidx_pg, hd);
+			ARMP(FL_VER, fl_ver_pg, hd);
+#ifdef M_NO_RMB_VERSION
+			ARMP(FL_HDR, fl_hdr_pg, pv);
+#endif
+			skip
+		};
 #ifndef M_HEADER_UNDER_UPDATE
+		atomic {
+			READY(FL_PUSH) ->
+			TAKE(FL_PUSH, fl_push, n, RLD(n, pushing));
+			ok = (f == UPDATE || (f != NORMAL && n > 0))
+		};
+#ifndef M_NO_PUSHING_CHECK
 		if
-		:: f == UPDATE || (f != NORMAL && pushing > 0) -> goto spin
+		:: ok -> goto spin
 		:: else
 		fi;
+#else
+		if
+		:: f == UPDATE -> goto spin
+		:: else
+		fi;
+#endif
 #endif
 		if
 		:: f == NORMAL -> goto retry
 		:: else
 		fi;
-		atomic { hint = hd; lrb_show(RD, head_found) };
+		atomic { hint = hd; n = 0; ok = false; lrb_show(RD, head_found) };
 		/* nothing committed on the head yet: nothing to take */
-		cpg = commit;
+		atomic { READY(FL_COMMIT) -> TAKE(FL_COMMIT, fl_commit, cpg, RLD(cpg, commit)) };
+#ifndef M_NO_EMPTY_HEAD_CHECK
 		if
 		:: hd == cpg ->
-			f = cidx[hd];
+			atomic { READY(FL_CIDX) -> TAKE(FL_CIDX, fl_cidx, f, RLDA(f, cidx, hd)) };
 			if
 			:: f == 0 -> goto nothing
 			:: else
 			fi
 		:: else
 		fi;
+#endif
 		/* the reader page takes the head's place */
 		RAT(READER_HEAD_FOUND) atomic { nn = nxt[hd] };
-		atomic { nxt[rp] = nn; flg[rp] = HEADER; prv[rp] = pv };
+		atomic { nxt[rp] = nn; flg[rp] = HEADER; prv[rp] = pv; FLAGS_OUT(rp);
+			/* a writer with a stale prev pointer reads these */
+			hit = hit | inatt };
 		/*
 		 * The head page's version, then the HEADER again, then the
 		 * overrun. Pushes that take the head a whole lap round the ring
@@ -719,23 +1451,76 @@ find_head:
 		 * after it counts all of the lap (docs/model.md, "late loss
 		 * report").
 		 */
-		atomic { hv = wver[hd]; lrb_show(RD, read_version) };
+		atomic {
+			READY(FL_VER) ->
+			TAKE(FL_VER, fl_ver, hv, RLDA(hv, wver, hd));
+			lrb_show(RD, read_version);
+			/* smp_rmb(): pairs with the push's cmpxchg, which precedes the reset */
+#ifndef M_NO_RMB_VERSION
+			fl_reset();
+#endif
+#ifdef M_NO_RMB_HEADER
+			ARM(FL_OV);
+#endif
+			skip
+		};
 #ifndef M_NO_HEADER_RECHECK
 		/* one load of pv's next pointer, its flag with it */
 		atomic {
+			READY(FL_HDR) ->
 			lrb_show(RD, header_check);
+#if WEAK
 			if
-			:: nxt[pv] == hd && flg[pv] == HEADER
+			:: fl_got & FL_HDR -> f = fl_hf; nn = fl_hn; fl_hf = 0; fl_hn = 0; fl_got = fl_got & ~FL_HDR
+			:: else -> RD_FLAGS(pv, f, nn)
+			fi;
+#else
+			RD_FLAGS(pv, f, nn);
+#endif
+			if
+			:: nn == hd && f == HEADER
 			:: else -> goto retry
-			fi
+			fi;
+			/* smp_rmb(): the pushes before that HEADER; pairs with their cmpxchgs */
+#ifndef M_NO_RMB_HEADER
+			fl_reset();
+#endif
+#ifdef M_SWAP_RELAXED
+			ARMP(FL_VER, fl_ver_pg, hd);
+			ARM(FL_OV);
+#endif
+			skip
 		};
 #endif
-		atomic { ov = overrun; lrb_show(RD, read_overrun) };
+		atomic {
+			READY(FL_OV) ->
+			TAKE(FL_OV, fl_ov, ov, RLD(ov, overrun));
+			/* the recheck's load of the overrun comes after this one */
+			AGAIN(FL_OV);
+			lrb_show(RD, read_overrun)
+		};
 		RHOOK(READER_BEFORE_SWAP);
 		atomic {
 			if
 			:: nxt[pv] == hd && flg[pv] == HEADER ->
-				nxt[pv] = rp; flg[pv] = NORMAL; ok = true
+				nxt[pv] = rp; flg[pv] = NORMAL; FLAGS_OUT(pv); ok = true;
+				rdpg = hd;
+				/* writers in flight may find their head gone */
+				hit = hit | inatt;
+				/* the reader's page goes into the ring, empty */
+				filled[rp] = false;
+				/* fully ordered: the loads after it are taken after it */
+#ifndef M_SWAP_RELAXED
+				fl_reset();
+				ARMP(FL_VER, fl_ver_pg, hd);
+				ARM(FL_OV);
+#endif
+				/* and the next lrb_reader_look()'s commit page */
+				ARM(FL_COMMIT);
+#ifdef M_NO_RMB_LOOK
+				ARMP(FL_CIDX, fl_cidx_pg, hd);
+#endif
+				skip
 			:: else -> ok = false
 			fi;
 			lrb_show(RD, swap)
@@ -748,9 +1533,30 @@ find_head:
 		goto retry;
 spin:
 		RHOOK(READER_SPIN);
+#if RDCPU
+		/* on the writers' CPU, over a writer in flight: return, busy */
+		if
+		:: committing > 0 ->
+#ifndef M_RDCPU_SPIN
+			atomic { busy++; lrb_show(RD, rd_busy) };
+			goto nothing
+#else
+			skip
+#endif
+		:: else
+		fi;
+#endif
 retry:
-		/* once the writers stopped, the first look succeeds */
+		/* once the writers stopped, the first look succeeds; on the
+		 * writers' CPU it never spins */
 		assert(!quiet);
+#if RDCPU && !defined(M_RDCPU_SPIN)
+		spun = true;
+		assert(!spun);
+#endif
+#ifdef M_NO_RMB_WALK
+		atomic { ARM(FL_PUSH); quiet = wdone };
+#endif
 		goto find_head;
 swapped:
 		/*
@@ -761,18 +1567,30 @@ swapped:
 		 */
 lap_recheck:
 #ifndef M_NO_LAP_RECHECK
-		if
-		:: wver[hd] != hv -> atomic { ov = overrun; lrb_show(RD, recheck) }
-		:: else
-		fi;
+		atomic {
+			READY(FL_VER | FL_OV) ->
+			TAKE(FL_VER, fl_ver, f, RLDA(f, wver, hd));
+			if
+			:: f != hv ->
+				TAKE(FL_OV, fl_ov, ov, RLD(ov, overrun));
+				lrb_show(RD, recheck)
+			:: else
+			fi;
+#if WEAK
+			/* an overrun load not used goes */
+			fl_arm = fl_arm & ~FL_OV; fl_got = fl_got & ~FL_OV; fl_ov = 0;
+#endif
+			f = 0
+		};
 #endif
 		RHOOK(READER_AFTER_SWAP);
 		atomic { nn = nxt[rp] };
-		prv[nn] = rp;
+		atomic { prv[nn] = rp; hit = hit | inatt };
 		RHOOK(READER_DONE);
 		atomic {
 			hint = nn;
 			rpage = hd;
+			filled[hd] = false;
 			read_pos = 0;
 			lost_events = ov - last_overrun;
 			last_overrun = ov;
@@ -785,10 +1603,18 @@ got_page:
 		:: !whole ->
 			/* lrb_reader_peek(), lrb_reader_advance() */
 			atomic {
+				READY(FL_DAT) ->
+				TAKE2(FL_DAT, fl_d0, fl_d1, s0, s1,
+					RLDA(s0, dat, rp * CAP + read_pos);
+					if
+					:: read_pos + 1 < CAP -> RLDA(s1, dat, rp * CAP + read_pos + 1)
+					:: else -> s1 = 0
+					fi);
 				if
-				:: dat[rp * CAP + read_pos] == PAD -> read_pos = size
+				:: s0 == PAD -> read_pos = size
 				:: else ->
-					take_event(lost_events);
+					take_event(lost_events, s0, s1);
+					hold_event(rp, read_pos - ev_sz[id], ev_sz[id]);
 					nread++;
 					lost_events = 0
 				fi;
@@ -796,7 +1622,7 @@ got_page:
 				check_entries()
 			};
 			if
-			:: read_pos == size && dat[rp * CAP + read_pos - 1] == PAD ->
+			:: read_pos == size && s0 == PAD ->
 				swaps = 0;
 				goto get_page
 			:: else
@@ -804,40 +1630,69 @@ got_page:
 		:: whole ->
 			/* lrb_read_page() */
 			missed = lost_events;
-			atomic { cpg = commit };
+			atomic {
+				RLD(cpg, commit);
+				AGAIN(FL_COMMIT);
+				if
+				:: read_pos == 0 && rp != cpg ->
+					/* smp_rmb(): pairs with the smp_wmb() before the
+					 * commit page moves; then the page's index, count and
+					 * events, in any order */
+#ifndef M_NO_RMB_READ_PAGE
+					fl_reset();
+					ARMP(FL_CIDX, fl_cidx_pg, rp);
+					ARMP(FL_CNT, fl_cnt_pg, rp);
+					ARMP(FL_DAT, fl_dat_at, rp * CAP);
+#endif
+					skip
+				:: else
+				fi
+			};
 			if
 			:: read_pos == 0 && rp != cpg ->
 				/* whole page, writer gone: hand it over */
 				atomic {
-					size = cidx[rp];
-					ent = wcnt[rp];
+					READY(FL_CIDX | FL_CNT | FL_DAT) ->
+					TAKE(FL_CIDX, fl_cidx, size, RLDA(size, cidx, rp));
+					TAKE(FL_CNT, fl_cnt, ent, RLDA(ent, wcnt, rp));
+					TAKE2(FL_DAT, fl_d0, fl_d1, s0, s1,
+						RLDA(s0, dat, rp * CAP); RLDA(s1, dat, rp * CAP + 1));
 					n = nread_seen;
-					do
-					:: read_pos < size && dat[rp * CAP + read_pos] != PAD ->
-						take_event(missed); missed = 0
-					:: else -> break
-					od;
+					if
+					:: 0 < size && s0 != PAD ->
+						take_event(missed, s0, s1); missed = 0;
+						if
+						:: read_pos < size && s1 != PAD -> take_event(0, s1, 0)
+						:: else
+						fi
+					:: else
+					fi;
 					assert(nread_seen - n == ent);
 					nread = nread + ent;
-					wcnt[rp] = 0;
-					cidx[rp] = 0;
-					dat[rp * CAP] = 0; dat[rp * CAP + 1] = 0;
+					RSTA(wcnt, rp, 0);
+					RSTA(cidx, rp, 0);
+					RSTA(dat, rp * CAP, 0); RSTA(dat, rp * CAP + 1, 0);
 					read_pos = 0;
+					s0 = 0; s1 = 0;
 					lrb_show(RD, read_whole);
 					check_entries()
 				}
 			:: else ->
-				/* copy the events below size */
+				/* copy the events below size: committed slots, which
+				 * no writer changes while this is the reader's page */
 				atomic {
 					n = nread_seen;
 					do
 					:: read_pos < size && dat[rp * CAP + read_pos] == PAD ->
 						read_pos = size
 					:: read_pos < size && dat[rp * CAP + read_pos] != PAD ->
-						take_event(missed); missed = 0;
+						s0 = dat[rp * CAP + read_pos];
+						s1 = (read_pos + 1 < CAP -> dat[rp * CAP + read_pos + 1] : 0);
+						take_event(missed, s0, s1); missed = 0;
 						nread++
 					:: else -> break
 					od;
+					s0 = 0; s1 = 0;
 					lrb_show(RD, read_whole);
 					check_entries()
 				};
@@ -852,6 +1707,54 @@ got_page:
 			lost_events = 0
 		fi;
 		goto next;
+#if STATS
+read_stats:
+		/*
+		 * lrb_cpu_counts(): committed, then read and overrun, then
+		 * committed again, each group behind a read barrier; when the two
+		 * loads of committed agree, committed >= read + overrun (the
+		 * reader's own read count is exact)
+		 */
+		atomic {
+			RLD(i, committed);
+			/* smp_rmb(): pairs with lrb_writer_wmb() before each index */
+#ifdef M_NO_RMB_STATS_FIRST
+			ARM(FL_OV);
+#else
+			fl_reset();
+#endif
+			skip
+		};
+		atomic {
+			READY(FL_OV) ->
+			TAKE(FL_OV, fl_ov, ov, RLD(ov, overrun));
+			/* smp_rmb(): the second load of committed after them */
+#ifdef M_NO_RMB_STATS_SECOND
+			fl_c_arm = ((WEAK & W_COUNT) != 0); fl_c_got = false;
+#else
+			fl_reset();
+#endif
+			skip
+		};
+		atomic {
+#if WEAK
+			!fl_c_arm ->
+			if
+			:: fl_c_got -> j = fl_committed; fl_committed = 0; fl_c_got = false
+			:: else -> RLD(j, committed)
+			fi;
+#else
+			j = committed;
+#endif
+			if
+			:: i == j -> assert(j >= nread + ov)
+			:: else
+			fi;
+			lrb_show(RD, stats);
+			i = 0; j = 0; ov = 0
+		};
+		goto next;
+#endif
 nothing:
 		if
 		:: drain ->
@@ -863,10 +1766,69 @@ next:
 		atomic {
 			rp = 0; cpg = 0; size = 0; hd = 0; pv = 0; pg = 0; i = 0; j = 0;
 			f = 0; nn = 0; hv = 0; ov = 0; id = 0; swaps = 0; missed = 0; ent = 0;
-			n = 0; ok = false; quiet = false; drain = false; whole = false
+			n = 0; ok = false; quiet = false; drain = false; whole = false;
+			fl_reset();
+#if !RDCPU
+			j = 0;
+#endif
+#if RDCPU
+			/* back to the writer it interrupted: cur last, since it
+			 * disables this process (its provided clause) */
+			if
+			:: rirq -> rirq = false; j = rfrom; rfrom = 0; cur = j
+			:: else
+			fi;
+#endif
+			skip
 		}
 	od
 }
+
+#if WEAK
+/*
+ * The reader's floating loads: each armed one is taken at some time between
+ * the barrier that armed it and the reader's use of it.
+ */
+proctype Loads()
+{
+end_loads:
+	do
+	:: atomic { fl_arm & FL_COMMIT -> RLD(fl_commit, commit);
+		fl_arm = fl_arm & ~FL_COMMIT; fl_got = fl_got | FL_COMMIT;
+		printf("LRB 9 load %e %d\n", ld_commit, fl_commit) }
+	:: atomic { fl_arm & FL_CIDX -> RLDA(fl_cidx, cidx, fl_cidx_pg);
+		fl_arm = fl_arm & ~FL_CIDX; fl_got = fl_got | FL_CIDX; fl_cidx_pg = 0;
+		printf("LRB 9 load %e %d\n", ld_cidx, fl_cidx) }
+	:: atomic { fl_arm & FL_VER -> RLDA(fl_ver, wver, fl_ver_pg);
+		fl_arm = fl_arm & ~FL_VER; fl_got = fl_got | FL_VER; fl_ver_pg = 0;
+		printf("LRB 9 load %e %d\n", ld_ver, fl_ver) }
+	:: atomic { fl_arm & FL_OV -> RLD(fl_ov, overrun);
+		fl_arm = fl_arm & ~FL_OV; fl_got = fl_got | FL_OV;
+		printf("LRB 9 load %e %d\n", ld_ov, fl_ov) }
+	:: atomic { fl_arm & FL_CNT -> RLDA(fl_cnt, wcnt, fl_cnt_pg);
+		fl_arm = fl_arm & ~FL_CNT; fl_got = fl_got | FL_CNT; fl_cnt_pg = 0;
+		printf("LRB 9 load %e %d\n", ld_cnt, fl_cnt) }
+	:: atomic { fl_arm & FL_DAT -> RLDA(fl_d0, dat, fl_dat_at);
+		if
+		:: fl_dat_at % CAP + 1 < CAP -> RLDA(fl_d1, dat, fl_dat_at + 1)
+		:: else -> fl_d1 = 0
+		fi;
+		fl_arm = fl_arm & ~FL_DAT; fl_got = fl_got | FL_DAT; fl_dat_at = 0;
+		printf("LRB 9 load %e %d %d\n", ld_dat, fl_d0, fl_d1) }
+	:: atomic { fl_arm & FL_PUSH -> RLD(fl_push, pushing);
+		fl_arm = fl_arm & ~FL_PUSH; fl_got = fl_got | FL_PUSH;
+		printf("LRB 9 load %e %d\n", ld_push, fl_push) }
+	:: atomic { fl_arm & FL_HDR -> RD_FLAGS(fl_hdr_pg, fl_hf, fl_hn);
+		fl_arm = fl_arm & ~FL_HDR; fl_got = fl_got | FL_HDR; fl_hdr_pg = 0;
+		printf("LRB 9 load %e %d %d\n", ld_hdr, fl_hn, fl_hf) }
+#if STATS
+	:: atomic { fl_c_arm -> RLD(fl_committed, committed);
+		fl_c_arm = false; fl_c_got = true;
+		printf("LRB 9 load %e %d\n", ld_committed, fl_committed) }
+#endif
+	od
+}
+#endif
 
 #ifdef LTL_SETTLES
 /* No livelock, no starvation: under weak fairness every run ends with the
@@ -890,10 +1852,22 @@ init {
 		hint = 1;
 		tail = 1;
 		commit = 1;
+#if WEAK
+		m_commit = 1;
+#endif
+#ifdef M_HEAD_SET_RELEASE
+		for (i : 0 .. PAGES) {
+			mnxt[i] = nxt[i]; mflg[i] = flg[i]
+		}
+#endif
 		prepped = (PREP == 0);
 		for (i : 0 .. DEPTH) {
 			run Writer(i)
 		}
 		run Reader()
+#if WEAK
+		;
+		run Loads()
+#endif
 	}
 }
