@@ -13,18 +13,28 @@ ARROWS = {0: '-->', 1: '-H->', 2: '-U->'}
 PAD = 255
 HOOK_PREFIX = 'LRB_HOOK_'
 
-# One page as a step line shows it: next, flag, write index, commit index, slots
+# One page as a step line shows it: next, flag, write index, commit index,
+# slots, and with WEAK memory's commit index and slots (else None)
 Page = Tuple[int, int, int, int, int, int]
+MemPage = Tuple[int, int, int]
+
+# What a floating load of the reader (Loads() of WEAK) takes
+LOADS = {'ld_commit': 'the commit page', 'ld_cidx': 'a commit index',
+         'ld_ver': 'a version', 'ld_ov': 'the overrun', 'ld_cnt': 'an event count',
+         'ld_dat': 'the slots', 'ld_push': 'the push count', 'ld_hdr': 'a next pointer',
+         'ld_committed': 'the committed count'}
 
 
 @dataclass
 class Step:
     who: int                    # writer depth, or READER
-    kind: str                   # 'write', 'nest' or 'state'
+    kind: str                   # 'write', 'nest', 'rirq', 'load' or 'state'
     what: str = ''              # the hook point or step name
     size: int = 0               # slots of the event a 'write' starts
     fields: Dict[str, int] = field(default_factory=dict)
     pages: List[Page] = field(default_factory=list)
+    mem: List[MemPage] = field(default_factory=list)
+    values: List[int] = field(default_factory=list)     # what a 'load' took
 
     @property
     def is_hook(self) -> bool:
@@ -48,16 +58,28 @@ def parse_line(line: str) -> Optional[Step]:
     who, what = int(words[1]), words[2]
     if what == 'write':
         return Step(who, 'write', size=int(words[3]))
-    if what == 'nest':
-        return Step(who, 'nest', what=words[3])
+    if what in ('nest', 'rirq'):
+        return Step(who, what, what=words[3])
+    if what == 'load':
+        return Step(who, 'load', what=words[3], values=[int(w) for w in words[4:]])
     step = Step(who, 'state', what=what)
+    # spin -t spaces out each printf: memory's view of a page (':a:b:c')
+    # follows its page as a word of its own
+    joined: List[str] = []
     for word in words[3:]:
+        if word.startswith(':') and joined and joined[-1].startswith('|'):
+            joined[-1] += word
+        else:
+            joined.append(word)
+    for word in joined:
         if '=' in word:
             key, value = word.split('=', 1)
             step.fields[key] = int(value)
         elif word.startswith('|'):
             parts = [int(x) for x in word[1:].split(':')]
             step.pages.append((parts[0], parts[1], parts[2], parts[3], parts[4], parts[5]))
+            if len(parts) >= 9:
+                step.mem.append((parts[6], parts[7], parts[8]))
     return step
 
 
@@ -67,6 +89,11 @@ def parse(text: str) -> List[Step]:
 
 def who_name(who: int) -> str:
     return 'rd' if who == READER else f'w{who}'
+
+
+def point_name(what: str) -> str:
+    """A hook point (capitals) with its prefix; another interrupt point as is."""
+    return HOOK_PREFIX + what if what.isupper() else what
 
 
 def ring(pages: List[Page], reader: int) -> str:
@@ -89,9 +116,22 @@ def head_of(pages: List[Page], reader: int) -> str:
     return '?'
 
 
-def slots(page: Page) -> str:
-    shown = ['.' if s == 0 else '#' if s == PAD else str(s) for s in page[4:6]]
-    return f'[{" ".join(shown)}]{page[2]}/{page[3]}'
+def _slot(value: int) -> str:
+    return '.' if value == 0 else '#' if value == PAD else str(value)
+
+
+def slots(page: Page, mem: Optional[MemPage] = None) -> str:
+    """[slots]write/commit; with memory's view in braces where a store of the
+    writers is still pending: [1 .]1/1{. .|0}"""
+    shown = [_slot(s) for s in page[4:6]]
+    text = f'[{" ".join(shown)}]{page[2]}/{page[3]}'
+    if mem is not None and (mem[1], mem[2], mem[0]) != (page[4], page[5], page[3]):
+        text += f'{{{_slot(mem[1])} {_slot(mem[2])}|{mem[0]}}}'
+    return text
+
+
+def _counter(name: str, value: int, mem: Optional[int]) -> str:
+    return f'{name}={value}' + (f'{{{mem}}}' if mem is not None and mem != value else '')
 
 
 def render_state(step: Step) -> str:
@@ -99,15 +139,23 @@ def render_state(step: Step) -> str:
     rdr = f.get('r', 0)
     what = HOOK_PREFIX + step.what if step.is_hook else step.what
     reader_ptr = f'p{rdr} {ARROWS.get(pages[rdr][1], "-?->")} p{pages[rdr][0]}'
-    data = ' '.join(f'p{i}{slots(p)}' for i, p in enumerate(pages))
+    mems: List[Optional[MemPage]] = list(step.mem) if step.mem else [None] * len(pages)
+    data = ' '.join(f'p{i}{slots(p, m)}' for i, (p, m) in enumerate(zip(pages, mems)))
+    commit = f'commit=p{f.get("c", 0)}'
+    if 'mc' in f and f['mc'] != f.get('c', 0):
+        commit += f'{{p{f["mc"]}}}'
     return (f'{who_name(step.who):<3} {what:<30} {ring(pages, rdr):<34} '
-            f'head={head_of(pages, rdr)} tail=p{f.get("t", 0)} commit=p{f.get("c", 0)} '
-            f'reader=p{rdr} ({reader_ptr})  {data}  overrun={f.get("ov", 0)} '
-            f'committed={f.get("cm", 0)} read={f.get("rd", 0)}')
+            f'head={head_of(pages, rdr)} tail=p{f.get("t", 0)} {commit} '
+            f'reader=p{rdr} ({reader_ptr})  {data}  '
+            f'{_counter("overrun", f.get("ov", 0), f.get("mov"))} '
+            f'committed={f.get("cm", 0)} read={f.get("rd", 0)}'
+            + (f' {_counter("pushing", f.get("push", 0), f.get("mpu"))}'
+               if f.get('push', 0) or f.get('mpu', 0) else ''))
 
 
 def render(steps: List[Step]) -> List[str]:
-    """One line a step; pages as [slots]write/commit, '#' padding."""
+    """One line a step; pages as [slots]write/commit, '#' padding; with WEAK,
+    memory's view in braces where a store of the writers' CPU is pending."""
     lines = ['who step                           ring (next pointers)               '
              'pointers, reader page, pages [slots]write/commit, counters']
     for step in steps:
@@ -115,8 +163,14 @@ def render(steps: List[Step]) -> List[str]:
             lines.append(f'{who_name(step.who):<3} writes an event of {step.size} slot'
                          f'{"s" if step.size > 1 else ""}')
         elif step.kind == 'nest':
-            lines.append(f'{who_name(step.who):<3} interrupted at {HOOK_PREFIX}{step.what}: '
+            lines.append(f'{who_name(step.who):<3} interrupted at {point_name(step.what)}: '
                          f'{who_name(step.who + 1)} starts')
+        elif step.kind == 'rirq':
+            lines.append(f'{who_name(step.who):<3} interrupted at {point_name(step.what)}: '
+                         f'the reader runs on its CPU')
+        elif step.kind == 'load':
+            took = ' '.join(str(v) for v in step.values)
+            lines.append(f'rd  loads {LOADS.get(step.what, step.what)} early: {took}')
         else:
             lines.append(render_state(step))
     return lines
