@@ -40,14 +40,29 @@ class LabelsTest(unittest.TestCase):
         code = ml.model_code((REPO / 'model' / 'lrb.pml').read_text())
         writer = code[code.index('proctype Writer'):]
         steps = ['HOOK(COMMIT_BEFORE)', 'commit_page:', 'w = widx[cp]', 'seen_claims = claims',
-                 'count_committed()', 'cidx[cp] = w', 'commit = cp', 'goto commit_page']
-        where = [writer.find(step) for step in steps]
+                 'count_committed()', 'WMB()', 'WSTA(cidx, cp, w)', 'WMB()', 'WST(commit, cp)',
+                 'goto commit_page']
+        where, at = [], 0
+        for step in steps:
+            at = writer.find(step, at)
+            where.append(at)
         self.assertNotIn(-1, where)
         self.assertEqual(where, sorted(where))
         count = code[code.index('inline count_committed'):code.index('proctype Writer')]
         self.assertIn('HOOK(COMMIT_AFTER)', count)
-        self.assertLess(count.index('committed = seen_claims - seen_cross'),
+        self.assertLess(count.index('WST_COUNT(seen_claims - seen_cross)'),
                         count.index('check_entries()'))
+
+    def test_every_barrier_of_the_model_is_marked(self) -> None:
+        # the writers' smp_wmb()s publish pending stores; the reader's read
+        # barriers end a window of floating loads (fl_reset())
+        code = ml.model_code((REPO / 'model' / 'lrb.pml').read_text())
+        writer = code[code.index('proctype Writer'):code.index('proctype Reader')]
+        reader = code[code.index('proctype Reader'):code.index('proctype Loads')]
+        self.assertEqual(writer.count('WMB()'), 3)      # two before indexes, one at the end
+        for window in ('M_NO_RMB_LOOK', 'M_NO_RMB_SIZE', 'M_NO_RMB_WALK', 'M_NO_RMB_VERSION',
+                       'M_NO_RMB_HEADER', 'M_SWAP_RELAXED', 'M_NO_RMB_READ_PAGE'):
+            self.assertIn(window, reader)
 
     def test_a_later_patch_adding_and_removing_points_is_followed(self) -> None:
         points = ml.hook_points(DATA / 'series')
