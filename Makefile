@@ -30,7 +30,7 @@ RUN_OPTS    = $(PROFILE_OPT) $(JOBS_OPT)
 
 .PHONY: help deps deps-check tree prepare status export list test test-quick test-sanitizers \
 	test-x86_64 test-arm64 run bench planted-bugs kernel-fix check w1 unit-tests mypy series scenarios scenario \
-	scenarios-doc profiles model model-deep model-trail clean distclean
+	scenarios-doc profiles model model-deep model-trail model-barriers clean distclean
 
 help:
 	@echo 'make deps          install the missing Debian packages (sudo when not root)'
@@ -63,9 +63,12 @@ help:
 	@echo 'make scenario S=X  one lrb_design case, on both (IMPL= one of them)'
 	@echo 'make scenarios-doc docs/scenarios.md from the last scenarios run'
 	@echo 'make profiles      list tools/profiles/'
-	@echo 'make model         SPIN on model/lrb.pml, exhaustive, the CI configurations (~2.5 min)'
-	@echo 'make model-deep    larger rings and depths (minutes or more; figures in docs/model.md)'
-	@echo 'make model-trail M=NAME  refute a mutation and print its trail (M=all: every one)'
+	@echo 'make model         SPIN on model/lrb.pml, exhaustive, the CI configurations: weak'
+	@echo '                   memory, interrupts anywhere, the reader on the writers CPU (<3 min)'
+	@echo 'make model-deep    larger rings, depths and weak sets (hours; figures in docs/model.md)'
+	@echo 'make model-trail M=NAME  refute a mutation by the property it names, print its trail'
+	@echo '                   (M=all: every one, and the variants listed as not refuted)'
+	@echo 'make model-barriers  the barriers of lib/lockless_ring_buffer.c, pairs, lines, mutations'
 	@echo 'make clean         remove build dirs and results/'
 	@echo 'make distclean     clean, plus the kernel tree and ccache'
 	@echo 'variables: KERNEL_SRC= FORCE=1 ARCH= PROFILE= GLOB= S= JOBS= M= DIR= NOBUILD=1'
@@ -160,6 +163,9 @@ model-deep:
 model-trail:
 	@test -n "$(M)" || { echo 'usage: make model-trail M=<mutation> (M=all: every one)'; exit 2; }
 	@$(PYTHON) tools/model.py trail $(if $(filter all,$(M)),--all,$(M))
+
+model-barriers:
+	@$(PYTHON) tools/model_barriers.py
 
 clean:
 	rm -rf results/ '$(CACHE)/build'
