@@ -162,8 +162,10 @@ def build(model: Path, workdir: Path, defines: Mapping[str, int],
     shutil.copyfile(model, local)
     _must(['spin', '-a'] + define_args(defines) + [local.name], workdir, 'spin -a')
     cc, env = compiler(workdir)
-    _must(NICE + cc + [opt] + PAN_CFLAGS + list(cflags) + ['-o', 'pan', 'pan.c'], workdir,
-          'gcc pan.c', env)
+    # compiled and linked apart: ccache caches compilations only
+    _must(NICE + cc + [opt] + PAN_CFLAGS + list(cflags) + ['-c', '-o', 'pan.o', 'pan.c'],
+          workdir, 'gcc pan.c', env)
+    _must(['gcc', '-o', 'pan', 'pan.o'], workdir, 'gcc -o pan')
     return workdir / 'pan'
 
 
