@@ -128,11 +128,11 @@ mtype = { STAMP, RESERVED, MOVE_TAIL, HEAD_UPDATE_BEFORE, HEAD_UPDATE_AFTER,
 	  NEW_HEAD_BEFORE, NEW_HEAD_AFTER, STALE_HEAD, HEAD_NORMAL_BEFORE,
 	  TAIL_RESET, TAIL_BEFORE, TAIL_AFTER, COMMIT_BEFORE, COMMIT_AFTER,
 	  READER_PAGE, READER_BEFORE_SWAP, READER_SWAP_FAILED, READER_SPIN,
-	  READER_AFTER_SWAP, READER_DONE,
+	  READER_AFTER_SWAP, READER_DONE, READER_BUSY,
 	  reserve, payload, crossed, write_failed, set_update, set_header,
 	  reset_stale, clear_update, reset_next, tail_moved, commit_moved, commit_idx, commit_done,
 	  reset_page, head_found, read_version, header_check, read_overrun, recheck, take_head, swap,
-	  read_event, read_whole, drained, rd_busy, stats,
+	  read_event, read_whole, drained, stats,
 	  /* the interrupt points of ANYWHERE that are not hook points */
 	  at_depth_store, at_claim, at_reservation, at_commit_load, at_commit_store,
 	  at_count_check, at_count_store, at_index_store, at_commit_next, at_commit_page_store,
@@ -1538,7 +1538,9 @@ spin:
 		if
 		:: committing > 0 ->
 #ifndef M_RDCPU_SPIN
-			atomic { busy++; lrb_show(RD, rd_busy) };
+			/* the C code's hook point comes after the count: the count is
+			 * the reader's own, so the label may sit on the step */
+			RAT(READER_BUSY) atomic { busy++; lrb_show(RD, READER_BUSY) };
 			goto nothing
 #else
 			skip

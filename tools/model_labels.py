@@ -32,7 +32,6 @@ def header_changes(patch: str) -> Tuple[Set[str], Set[str]]:
 NOT_MODELLED = {
     'LRB_HOOK_RESET': 'reset runs under the mutex with no writer: not modelled',
     'LRB_HOOK_RESIZE': 'resize runs under the mutex with no writer: not modelled',
-    'LRB_HOOK_READER_BUSY': 'the model has no reader on the writer\'s CPU yet (issue 26)',
 }
 
 

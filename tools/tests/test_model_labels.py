@@ -18,15 +18,16 @@ class LabelsTest(unittest.TestCase):
 
     def test_the_reader_swap_follows_lrb_swap_reader_page(self) -> None:
         # LRB_HOOK_READER_HEAD_FOUND comes after the walk and the "nothing
-        # committed" check; then the version, the HEADER again, the overrun
+        # committed" check; then the version, the HEADER again, the overrun;
+        # the busy return (the reader on the writers' CPU) after the spin
         code = ml.model_code((REPO / 'model' / 'lrb.pml').read_text())
         swap = [label for label in ml.labels_in_order(code)
                 if label.startswith('LRB_HOOK_READER_') and label not in
                 ('LRB_HOOK_READER_LOOK', 'LRB_HOOK_READER_PAGE', 'LRB_HOOK_READER_EVENTS')]
         self.assertEqual(swap, ['LRB_HOOK_READER_FIND', 'LRB_HOOK_READER_HEAD_FOUND',
                                 'LRB_HOOK_READER_BEFORE_SWAP', 'LRB_HOOK_READER_SWAP_FAILED',
-                                'LRB_HOOK_READER_SPIN', 'LRB_HOOK_READER_AFTER_SWAP',
-                                'LRB_HOOK_READER_DONE'])
+                                'LRB_HOOK_READER_SPIN', 'LRB_HOOK_READER_BUSY',
+                                'LRB_HOOK_READER_AFTER_SWAP', 'LRB_HOOK_READER_DONE'])
         steps = ['RAT(READER_HEAD_FOUND)', 'lrb_show(RD, read_version)',
                  'lrb_show(RD, header_check)', 'lrb_show(RD, read_overrun)',
                  'RHOOK(READER_BEFORE_SWAP)', 'lrb_show(RD, swap)', 'lap_recheck:']
