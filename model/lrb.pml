@@ -486,6 +486,9 @@ LRB_HOOK_##P: \
  * lrb_head_set(): cmpxchg of p's next pointer from pg|old to pg|new, by a
  * writer. Fully ordered when it succeeds (try_cmpxchg()): every store of the
  * writers' CPU before it reaches memory first; a failed one orders nothing.
+ * Pairs with the smp_rmb()s of lrb_find_head() (after the walk) and of
+ * lrb_swap_reader_page() (after the version, after the HEADER check), and
+ * with the reader's swap cmpxchg.
  */
 #ifdef M_PUSHING_UNORDERED
 #define HS_FLUSH	wflush_but(true, false, false)
@@ -1040,8 +1043,9 @@ commit_page:
 #endif
 		IRQ(at_index_store);
 		atomic {
-			/* lrb_writer_wmb(): event data before the index; pairs with
-			 * lrb_reader_size() */
+			/* lrb_writer_wmb(): event data, write word and count before
+			 * the index; pairs with the smp_rmb()s of lrb_reader_size()
+			 * and lrb_cpu_counts() (the second) */
 #ifndef M_NO_WMB_INDEX
 			WMB();
 #endif
@@ -1059,7 +1063,8 @@ commit_page:
 			IRQ(at_commit_page_store);
 			atomic {
 				/* smp_wmb(): the old page's final commit index before the
-				 * commit page moves; pairs with lrb_reader_look() */
+				 * commit page moves; pairs with the smp_rmb()s of
+				 * lrb_reader_look() and lrb_read_page() */
 #ifndef M_NO_WMB_COMMIT_PAGE
 				WMB();
 #endif
@@ -1509,7 +1514,8 @@ find_head:
 				hit = hit | inatt;
 				/* the reader's page goes into the ring, empty */
 				filled[rp] = false;
-				/* fully ordered: the loads after it are taken after it */
+				/* fully ordered: the loads after it are taken after it;
+				 * pairs with the flag cmpxchgs of lrb_head_set() */
 #ifndef M_SWAP_RELAXED
 				fl_reset();
 				ARMP(FL_VER, fl_ver_pg, hd);
@@ -1730,7 +1736,9 @@ read_stats:
 		atomic {
 			READY(FL_OV) ->
 			TAKE(FL_OV, fl_ov, ov, RLD(ov, overrun));
-			/* smp_rmb(): the second load of committed after them */
+			/* smp_rmb(): the second load of committed after them;
+			 * pairs with lrb_writer_wmb() before each index and the
+			 * flag cmpxchgs (the overrun before them) */
 #ifdef M_NO_RMB_STATS_SECOND
 			fl_c_arm = ((WEAK & W_COUNT) != 0); fl_c_got = false;
 #else

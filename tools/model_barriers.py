@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """The barriers of lib/lockless_ring_buffer.c and their pairs, found by
 function and occurrence (line numbers are computed, never written by hand),
-with the mutation of model/lrb.pml that removes each end and the property
-that refutes it (tools/model_configs.py).
+with the line of the model's end in model/lrb.pml, the mutation that
+removes each end and the property that refutes it (tools/model_configs.py).
 
     tools/model_barriers.py                 the table, from the series in kernel-patch/
     tools/model_barriers.py --source FILE   from a file (a kernel tree's copy)
 
-Exits 1 when a barrier of the table is not found, or when the C code has a
-barrier call the table does not list (a new barrier needs a row here, a pair
-and a mutation).
+Exits 1 when a barrier of the table is not found (in the C code or the
+model), or when the C code has a barrier call the table does not list (a new
+barrier needs a row here, a pair and a mutation).
 """
 
 import argparse
@@ -28,6 +28,7 @@ import model_configs as mc  # noqa: E402
 REPO = Path(__file__).resolve().parent.parent
 PATCHES = REPO / 'kernel-patch'
 C_FILE = 'lib/lockless_ring_buffer.c'
+MODEL = REPO / 'model' / 'lrb.pml'
 
 # A barrier call of the C code: what this table must account for
 BARRIER_CALL = re.compile(r'\b(smp_wmb|smp_rmb|smp_mb|lrb_writer_wmb|lrb_reader_rmb|'
@@ -43,51 +44,73 @@ class Barrier:
     what: str                   # what it orders
     pairs: Tuple[str, ...]      # keys of the barriers it pairs with
     mutations: Tuple[str, ...]  # tools/model_configs.py names that remove this end
+    model: str                  # text of the line of model/lrb.pml just above the model's end
 
 
 BARRIERS: List[Barrier] = [
     Barrier('wmb_index_loop', 'lrb_set_commit_to_write', 'lrb_writer_wmb(', 1,
             'the event data, the write word and the count before the commit index of each '
-            'page the commit moves across', ('rmb_size', 'rmb_stats_second'),
-            ('no_wmb_index',)),
+            'page the commit moves across', ('rmb_size', 'rmb_stats_first', 'rmb_stats_second'),
+            ('no_wmb_index',),
+            '#ifndef M_NO_WMB_INDEX'),
     Barrier('wmb_index_tail', 'lrb_set_commit_to_write', 'lrb_writer_wmb(', 2,
-            'the same on the tail page', ('rmb_size', 'rmb_stats_second'), ('no_wmb_index',)),
+            'the same on the tail page', ('rmb_size', 'rmb_stats_first', 'rmb_stats_second'),
+            ('no_wmb_index',),
+            '#ifndef M_NO_WMB_INDEX'),
     Barrier('wmb_commit_page', 'lrb_set_commit_to_write', 'smp_wmb(', 1,
             "the old page's final commit index before the commit page moves",
-            ('rmb_look', 'rmb_read_page'), ('no_wmb_commit_page',)),
+            ('rmb_look', 'rmb_read_page'), ('no_wmb_commit_page',),
+            '#ifndef M_NO_WMB_COMMIT_PAGE'),
     Barrier('cmpxchg_flags', 'lrb_head_set', 'try_cmpxchg(', 1,
             'fully ordered: pushing++ and the overrun before the flag it sets; the flag '
             'before the version bump of the reset that follows',
-            ('rmb_walk', 'rmb_version', 'rmb_header', 'swap_mb'),
+            ('rmb_walk', 'rmb_version', 'rmb_header', 'swap_mb', 'rmb_stats_second'),
             ('pushing_unordered', 'overrun_unordered', 'version_unordered',
-             'head_set_release')),
+             'head_set_release'),
+            'HS_FLUSH;'),
     Barrier('rmb_look', 'lrb_reader_look', 'lrb_reader_rmb(', 1,
             'the commit page before the size of the reader page', ('wmb_commit_page',),
-            ('no_rmb_look',)),
+            ('no_rmb_look',),
+            '#ifndef M_NO_RMB_LOOK'),
     Barrier('rmb_size', 'lrb_reader_size', 'lrb_reader_rmb(', 1,
             'the commit index before the events below it', ('wmb_index_loop', 'wmb_index_tail'),
-            ('no_rmb_size',)),
+            ('no_rmb_size',),
+            '#ifndef M_NO_RMB_SIZE'),
     Barrier('rmb_walk', 'lrb_find_head', 'lrb_reader_rmb(', 1,
             'the walk before the push count (and what the swap reads after)',
-            ('cmpxchg_flags',), ('no_rmb_walk',)),
+            ('cmpxchg_flags',), ('no_rmb_walk',),
+            'smp_rmb(): the walk before the push count'),
     Barrier('rmb_version', 'lrb_swap_reader_page', 'lrb_reader_rmb(', 1,
             "the head page's version before the HEADER check", ('cmpxchg_flags',),
-            ('no_rmb_version',)),
+            ('no_rmb_version',),
+            '#ifndef M_NO_RMB_VERSION'),
     Barrier('rmb_header', 'lrb_swap_reader_page', 'lrb_reader_rmb(', 2,
-            'the HEADER check before the overrun', ('cmpxchg_flags',), ('no_rmb_header',)),
+            'the HEADER check before the overrun', ('cmpxchg_flags',), ('no_rmb_header',),
+            '#ifndef M_NO_RMB_HEADER'),
     Barrier('swap_mb', 'lrb_swap_reader_page', 'try_cmpxchg(', 1,
             "fully ordered: the swap before the recheck's version and overrun "
-            '(lrb_reader_mb_done())', ('cmpxchg_flags',), ('swap_relaxed',)),
+            '(lrb_reader_mb_done())', ('cmpxchg_flags',), ('swap_relaxed',),
+            '#ifndef M_SWAP_RELAXED'),
     Barrier('rmb_read_page', 'lrb_read_page', 'lrb_reader_rmb(', 1,
             "the commit page off the reader page before the page's index, count and events "
-            'handed over', ('wmb_commit_page',), ('no_rmb_read_page',)),
+            'handed over', ('wmb_commit_page',), ('no_rmb_read_page',),
+            '#ifndef M_NO_RMB_READ_PAGE'),
     Barrier('rmb_stats_first', 'lrb_cpu_counts', 'smp_rmb(', 1,
             'the first load of committed before read and overrun',
-            ('wmb_index_loop', 'wmb_index_tail'), ('no_rmb_stats_first',)),
+            ('wmb_index_loop', 'wmb_index_tail'), ('no_rmb_stats_first',),
+            '#ifdef M_NO_RMB_STATS_FIRST'),
     Barrier('rmb_stats_second', 'lrb_cpu_counts', 'smp_rmb(', 2,
             'read and overrun before the second load of committed',
-            ('wmb_index_loop', 'wmb_index_tail', 'cmpxchg_flags'), ('no_rmb_stats_second',)),
+            ('wmb_index_loop', 'wmb_index_tail', 'cmpxchg_flags'), ('no_rmb_stats_second',),
+            '#ifdef M_NO_RMB_STATS_SECOND'),
 ]
+
+# The model's barriers: a write barrier (wflush(): every pending store to
+# memory), the flag cmpxchg's flush, a read barrier (fl_reset(): the loads
+# after it are taken after it)
+MODEL_BARRIER = re.compile(r'\b(?:WMB\(\)|HS_FLUSH;|fl_reset\(\))')
+# How far below the line of its switch the model's barrier may be
+MODEL_REACH = 4
 
 # Barrier calls of the C code that are not the algorithm's, with the reason
 NOT_MODELLED: Dict[str, str] = {
@@ -169,6 +192,19 @@ def find(source: str, barrier: Barrier) -> Optional[int]:
     return None
 
 
+def model_line(model: str, marker: str) -> Optional[int]:
+    """The line of the model's end of a barrier: the first barrier statement
+    from the first line containing marker on (the #ifndef of its mutation)."""
+    lines = model.splitlines()
+    for n, text in enumerate(lines, 1):
+        if marker in text:
+            for k in range(n, min(n + MODEL_REACH, len(lines)) + 1):
+                if MODEL_BARRIER.search(lines[k - 1]):
+                    return k
+            return None
+    return None
+
+
 def unlisted(source: str) -> List[Tuple[int, str, str]]:
     """Barrier calls of the C code that neither the table nor NOT_MODELLED
     accounts for: (line, function, call)."""
@@ -190,10 +226,11 @@ def unlisted(source: str) -> List[Tuple[int, str, str]]:
     return out
 
 
-def table(source: str) -> List[str]:
+def table(source: str, model: str) -> List[str]:
     """The markdown table of docs/model.md."""
-    rows = ['| barrier | C function, line | orders | pairs with | mutation | refuted by |',
-            '|---|---|---|---|---|---|']
+    rows = ['| barrier | C function, line | model/lrb.pml | orders | pairs with | mutation | '
+            'refuted by |',
+            '|---|---|---|---|---|---|---|']
     keys = {b.key: b for b in BARRIERS}
     for b in BARRIERS:
         line = find(source, b)
@@ -205,7 +242,8 @@ def table(source: str) -> List[str]:
             m = mc.by_name(name)
             muts.append(f'`{name}`')
             props.append(f'not refuted (below)' if name in unrefuted else f'`{m.breaks}`')
-        rows.append(f'| `{b.key}` | `{b.function}()`, {line} | {b.what} | {pairs} | '
+        rows.append(f'| `{b.key}` | `{b.function}()`, {line} | {model_line(model, b.model)} | '
+                    f'{b.what} | {pairs} | '
                     f'{", ".join(muts)} | {", ".join(props)} |')
     return rows
 
@@ -215,8 +253,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument('--source', type=Path, help='the C file (default: from kernel-patch/)')
     args = ap.parse_args(argv)
     source = args.source.read_text() if args.source else source_from_series()
+    model = MODEL.read_text()
     missing = [b.key for b in BARRIERS if find(source, b) is None]
-    for line in table(source):
+    missing += [f'{b.key} (model/lrb.pml)' for b in BARRIERS
+                if model_line(model, b.model) is None]
+    for line in table(source, model):
         print(line)
     bad = unlisted(source)
     for n, name, call in bad:
