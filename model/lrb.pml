@@ -47,7 +47,8 @@
  *     M_NO_END_RECHECK, M_NO_NEXT_COMMIT_CHECK, M_NO_TAIL_RECHECK,
  *     M_NO_READER_PAGE_CHECK, M_NO_EMPTY_HEAD_CHECK, M_CLEAR_AFTER_RECHECK,
  *     M_RDCPU_SPIN, M_READER_PAGE_STALE (lrb as it stands: docs/model.md)
- *   barriers, the writers' end: M_NO_WMB_INDEX, M_NO_WMB_COMMIT_PAGE,
+ *   barriers, the writers' end: M_NO_WMB_INDEX, M_NO_WMB_INDEX_LOOP,
+ *     M_NO_WMB_INDEX_TAIL, M_NO_WMB_COMMIT_PAGE,
  *     M_PUSHING_UNORDERED, M_OVERRUN_UNORDERED, M_VERSION_UNORDERED,
  *     M_HEAD_SET_RELEASE
  *   barriers, the reader's end: M_NO_RMB_LOOK, M_NO_RMB_SIZE, M_NO_RMB_WALK,
@@ -1045,8 +1046,14 @@ commit_page:
 		atomic {
 			/* lrb_writer_wmb(): event data, write word and count before
 			 * the index; pairs with the smp_rmb()s of lrb_reader_size()
-			 * and lrb_cpu_counts() (the second) */
-#ifndef M_NO_WMB_INDEX
+			 * and lrb_cpu_counts() (the second). The C code has one on
+			 * the pages the commit moves across and one on the tail page:
+			 * the mutations remove either or both */
+#if defined(M_NO_WMB_INDEX_LOOP)
+			if :: last -> WMB() :: else fi;
+#elif defined(M_NO_WMB_INDEX_TAIL)
+			if :: !last -> WMB() :: else fi;
+#elif !defined(M_NO_WMB_INDEX)
 			WMB();
 #endif
 			check_published(cp, w);

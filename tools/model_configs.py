@@ -378,6 +378,17 @@ MUTATIONS: List[Mutation] = [
              'the index may reach the reader before the event data',
              'M_NO_WMB_INDEX', C_W_READER_PAGE, 'event_written',
              c_end='lrb_set_commit_to_write(): lrb_writer_wmb() before local_set(commit)'),
+    Mutation('no_wmb_index_loop',
+             'lrb_set_commit_to_write() without lrb_writer_wmb() before the commit index of '
+             'a page the commit moves across (the one of the tail page kept)',
+             'M_NO_WMB_INDEX_LOOP', C_W_READER_PAGE, 'event_written',
+             c_end='lrb_set_commit_to_write(): the loop\'s lrb_writer_wmb()', shortest=False),
+    Mutation('no_wmb_index_tail',
+             'lrb_set_commit_to_write() without lrb_writer_wmb() before the tail page\'s '
+             'commit index (the loop\'s kept)', 'M_NO_WMB_INDEX_TAIL', C_W_READER_PAGE,
+             'event_written',
+             c_end='lrb_set_commit_to_write(): the tail page\'s lrb_writer_wmb()',
+             shortest=False),
     Mutation('no_wmb_commit_page',
              'lrb_set_commit_to_write() without the smp_wmb() before the commit page moves: '
              'commit_page may reach the reader before the old page\'s final index',
