@@ -945,7 +945,7 @@ tail_update:
 				tail = np;
 				moved = true;
 				/* tp is full; the reader page the tail leaves is the reader's */
-				filled[tp] = (tp != rpage)
+				filled[tp] = (tp != rdpg)
 			:: else
 			fi;
 			lrb_show(me, tail_moved)
