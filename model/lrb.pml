@@ -1738,6 +1738,12 @@ read_stats:
 #else
 			fl_reset();
 #endif
+#ifdef M_NO_RMB_STATS_SECOND
+			/* no barrier before the second load of committed: it may
+			 * be taken at any time from the first barrier on, before
+			 * the overrun too */
+			fl_c_arm = ((WEAK & W_COUNT) != 0); fl_c_got = false;
+#endif
 			skip
 		};
 		atomic {
@@ -1746,9 +1752,7 @@ read_stats:
 			/* smp_rmb(): the second load of committed after them;
 			 * pairs with lrb_writer_wmb() before each index and the
 			 * flag cmpxchgs (the overrun before them) */
-#ifdef M_NO_RMB_STATS_SECOND
-			fl_c_arm = ((WEAK & W_COUNT) != 0); fl_c_got = false;
-#else
+#ifndef M_NO_RMB_STATS_SECOND
 			fl_reset();
 #endif
 			skip

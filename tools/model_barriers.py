@@ -102,7 +102,7 @@ BARRIERS: List[Barrier] = [
     Barrier('rmb_stats_second', 'lrb_cpu_counts', 'smp_rmb(', 2,
             'read and overrun before the second load of committed',
             ('wmb_index_loop', 'wmb_index_tail', 'cmpxchg_flags'), ('no_rmb_stats_second',),
-            '#ifdef M_NO_RMB_STATS_SECOND'),
+            '#ifndef M_NO_RMB_STATS_SECOND'),
 ]
 
 # The model's barriers: a write barrier (wflush(): every pending store to
