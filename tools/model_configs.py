@@ -263,6 +263,10 @@ DEEP: List[Config] = [
     cfg('p3_push_nested', 'full ring, two nested writes (stale HEADERs), the reader consuming',
         PUSH_NESTED, big=True),
     ltl('p3_push_settles', 'p3_push, LTL: no livelock', PUSH, big=True),
+    # the smallest shape with a head push, a stale HEADER and a failed swap
+    # that a reader meets: two nested writes of 2 slots on a full ring
+    ltl('p3_push_nested_settles', 'full ring, two nested writes of 2 slots (stale HEADERs, '
+        'failed swaps), LTL: no livelock', PUSH_NESTED, big=True, SIZES=2),
     C_W_PUSH,
     cfg('w_push_nested', 'weak pushing: two nested writes, stale HEADERs', PUSH_NESTED, big=True,
         WEAK=W_PUSH),
