@@ -776,7 +776,7 @@ move_tail:
 			 * its next swap makes a ring page look like the reader page.
 			 * The prev pointer again: if it moved, look again (the reader
 			 * fixes it before it rewrites that page's next: docs/model.md,
-			 * "lrb_is_reader_page() and a stale prev pointer").
+			 * "A stale prev pointer"; the C code lacks this recheck).
 			 */
 			if
 			:: f ->

@@ -525,7 +525,7 @@ UNREACHED_OK: List[Tuple[str, str, str]] = [
      'its first slot: an event of more than 2 slots, which the model has none of'),
     ('Writer', r'cp == tail -> ret = 0', "lrb_move_tail()'s commit on the reader page with the "
      'tail on it: with the fix a reader page never gets here, its next pointer is not '
-     'flagged while the commit is on it (the branch is dead, as docs/model.md says)'),
+     'flagged while the commit is on it (no configuration of make model reaches it)'),
     ('Reader', r'flg\[i\] == UPDATE', 'the final check that no UPDATE is left: it holds'),
     ('Reader', r'\bspun\b', "the reader on the writers' CPU going back to its head search: "
      'never (the property no_spin)'),
