@@ -1,0 +1,890 @@
+"""`make upstream`: the standalone series for the tracing list, per base.
+
+kernel-patch/upstream-<base>/ (base 6.12 or 6.1) holds a series against
+Debian's pristine linux-source-<base>: the fix of the reader-page race,
+the test hooks, the KUnit test (kernel/trace/ring_buffer_kunit.c), with
+its `series` file and cover-letter.txt. Per base, `make upstream`:
+
+- prepares a kernel tree of its own, <cache>/upstream/linux-<base>: the
+  tarball unpacked and committed as the pristine base (tag upstream-base),
+  then one branch per variant, each checked out in a worktree of its own so
+  that a variant's build never recompiles for another's sake:
+    fixed          the series, `git am` onto the base (the tree itself)
+    unfixed        the series without its first patch: the others
+                   cherry-picked onto the base (linux-<base>-unfixed)
+    iter-unfixed   the fix without its rb_advance_iter() part, then the
+                   others (linux-<base>-iter-unfixed)
+  The branches are made in a scratch worktree (linux-<base>-scratch), so
+  that a worktree's files change only where its variant's content does.
+  Nothing changed since the last run (same patches, same commits checked
+  out): nothing is done;
+- checks the patches: checkpatch --strict, subjects, no author and no
+  Signed-off-by in them, the new files covered by MAINTAINERS;
+- writes the series as it goes to the list, with its cover letter, into
+  results/upstream/<stamp>/<base>/;
+- per arch (x86_64, arm64) and variant: builds with stock kunit.py
+  (`kunit.py run --kunitconfig=kernel/trace`, build directory
+  <cache>/build/upstream-<base>-<arch>[-<variant>]), then boots it RUNS
+  times; each boot must fail exactly the cases the variant lacks the fix
+  for (none for fixed);
+- compares the code of kernel/trace/ring_buffer.o compiled from the fix
+  alone and from the fix with the hooks patch, the option off (elfcmp.py).
+
+The patches carry no author and no Signed-off-by: whoever submits them adds
+both. `git am` needs an author, so the harness gives its own identity
+(AM_AUTHOR) to the commits of its cache tree, which never leave it.
+"""
+
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from . import elfcmp, gitutil, kunitrun, ktap, paths, series
+from .checks import CheckResult
+from .errors import HarnessError
+
+Say = Callable[[str], None]
+
+BASE_TAG = 'upstream-base'
+STATE_FILE = 'lrb-upstream.json'
+AM_AUTHOR = 'lrb harness <lrb@localhost>'
+SUITE = 'ring_buffer'
+READER_CASE = 'reader_outer_commit_between_checks'
+ITER_CASE = 'iter_outer_commit_between_checks'
+KUNITCONFIG = 'kernel/trace'
+TEST_OPTION = 'CONFIG_RING_BUFFER_KUNIT_TEST'
+HOOKS_OPTION = 'CONFIG_RING_BUFFER_TEST_HOOKS'
+SOURCE = 'kernel/trace/ring_buffer.c'
+PRIVATE_HEADER = 'kernel/trace/ring_buffer_test.h'
+ITER_FUNCTION = 'rb_advance_iter'
+MAINTAINER = 'Steven Rostedt'
+# checkpatch --strict runs with these off, each for a reason the run prints
+CHECKPATCH_IGNORED = {
+    'MISSING_SIGN_OFF': 'the Signed-off-by is left to whoever submits the series',
+    'UNKNOWN_COMMIT_ID': 'the tree has no history to look the Fixes: ids up in',
+    'FILE_PATH_CHANGES': 'MAINTAINERS covers the new files (checked below)',
+}
+DEFAULT_RUNS = 10
+NICE = ['nice', '-n', '19']
+
+
+@dataclass(frozen=True)
+class Base:
+    name: str                 # 6.12
+    tarball_dir: str = '/usr/src'
+
+    @property
+    def package(self) -> str:
+        return f'linux-source-{self.name}'
+
+    @property
+    def tarball(self) -> Path:
+        return Path(self.tarball_dir) / f'linux-source-{self.name}.tar.xz'
+
+    def series_dir(self, repo: Path) -> Path:
+        return repo / 'kernel-patch' / f'upstream-{self.name}'
+
+    def tree(self, cache: Path) -> Path:
+        return cache / 'upstream' / f'linux-{self.name}'
+
+
+@dataclass(frozen=True)
+class Arch:
+    name: str                 # x86_64, arm64: kunit.py's --arch
+    cross_compile: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    red: Tuple[str, ...]      # the cases that must fail, suite.case
+
+    def suffix(self) -> str:
+        return '' if self.name == 'unfixed' else f'-{self.name}'
+
+
+BASES = [Base('6.12'), Base('6.1')]
+ARCHES = [Arch('x86_64'), Arch('arm64', 'aarch64-linux-gnu-')]
+FIXED = Variant('fixed', ())
+UNFIXED = Variant('unfixed', (f'{SUITE}.{READER_CASE}', f'{SUITE}.{ITER_CASE}'))
+ITER_UNFIXED = Variant('iter-unfixed', (f'{SUITE}.{ITER_CASE}',))
+VARIANTS = [FIXED, UNFIXED, ITER_UNFIXED]
+
+
+def pick(names: Optional[Sequence[str]], known: Sequence[str], what: str) -> List[str]:
+    """Comma-separated, repeatable choices, in the order of `known`."""
+    if not names:
+        return list(known)
+    wanted = {n.strip() for spec in names for n in spec.split(',') if n.strip()}
+    unknown = sorted(wanted - set(known))
+    if unknown:
+        raise HarnessError(f'unknown {what} {", ".join(unknown)}: {", ".join(known)}')
+    return [k for k in known if k in wanted]
+
+
+# -- the series files ------------------------------------------------------------------
+
+@dataclass
+class Patch:
+    name: str
+    path: Path
+    sha256: str
+
+
+def read_series(series_dir: Path) -> List[Patch]:
+    listing = series_dir / 'series'
+    if not listing.is_file():
+        raise HarnessError(f'{listing} is missing')
+    out = []
+    for line in listing.read_text().splitlines():
+        name = line.strip()
+        if not name or name.startswith('#'):
+            continue
+        path = series_dir / name
+        if not path.is_file():
+            raise HarnessError(f'{listing} lists {name}, which does not exist')
+        out.append(Patch(name, path, hashlib.sha256(path.read_bytes()).hexdigest()))
+    if len(out) < 2:
+        raise HarnessError(f'{listing}: a fix and its test, at least two patches')
+    return out
+
+
+HEADER_END = re.compile(r'^$', re.M)
+
+
+def header(text: str) -> str:
+    """The mail header of a format-patch file: up to its first empty line."""
+    match = HEADER_END.search(text)
+    return text[:match.start()] if match else text
+
+
+def with_author(text: str, author: str = AM_AUTHOR) -> str:
+    """The patch with a From: header, which `git am` needs."""
+    first, sep, rest = text.partition('\n')
+    if not first.startswith('From '):
+        return f'From: {author}\n' + text
+    return f'{first}{sep}From: {author}\n{rest}'
+
+
+def without_identity(text: str) -> str:
+    """A format-patch file without its author and date: what the series
+    directory keeps (and git format-patch's cover letter the same way)."""
+    head = header(text)
+    kept = [line for line in head.split('\n') if not line.startswith(('From: ', 'Date: '))]
+    return '\n'.join(kept) + text[len(head):]
+
+
+def identity_problems(name: str, text: str) -> List[str]:
+    out = []
+    if any(line.startswith('From: ') for line in header(text).split('\n')):
+        out.append(f'{name}: has a From: header (the submitter is the author)')
+    if re.search(r'^Signed-off-by:', text, re.M):
+        out.append(f'{name}: has a Signed-off-by: (left to whoever submits it)')
+    return out
+
+
+# -- hunks of a function ------------------------------------------------------------------
+
+HUNK = re.compile(r'^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@')
+
+
+def function_range(lines: List[str], func: str) -> Tuple[int, int]:
+    """1-based first and last line of a C function's definition: from the
+    line that names it at the start of a line (or after `static ... `) to
+    the first `}` at the start of a line after it."""
+    start_re = re.compile(r'^(?:[A-Za-z_][\w\s\*]*\s\**)?' + re.escape(func) + r'\(')
+    for i, line in enumerate(lines):
+        if start_re.match(line) and not line.rstrip().endswith(';'):
+            for j in range(i + 1, len(lines)):
+                if lines[j].startswith('}'):
+                    return i + 1, j + 1
+    raise HarnessError(f'no definition of {func}() found')
+
+
+def file_diff(patch_text: str, path: str) -> Tuple[List[str], List[List[str]]]:
+    """The diff of one file in a patch: its header lines and its hunks."""
+    head: List[str] = []
+    hunks: List[List[str]] = []
+    inside = False
+    for line in patch_text.split('\n'):
+        if line.startswith('diff --git '):
+            inside = line.endswith(f' b/{path}')
+            if inside:
+                head = [line]
+            continue
+        if not inside:
+            continue
+        if line.startswith('@@'):
+            hunks.append([line])
+        elif hunks:
+            if line.startswith(('+', '-', ' ', '\\')) or line == '':
+                hunks[-1].append(line)
+            else:
+                inside = False
+        else:
+            head.append(line)
+    for hunk in hunks:   # the empty line that ends the diff is not context
+        while hunk and hunk[-1] == '':
+            hunk.pop()
+    return head, hunks
+
+
+def hunks_in_function(patch_text: str, path: str, post_image: str, func: str) -> str:
+    """The part of a patch's diff of `path` that changes lines of `func`
+    (lines as numbered in the file after the patch): a patch of its own."""
+    first, last = function_range(post_image.split('\n'), func)
+    head, hunks = file_diff(patch_text, path)
+    chosen = []
+    for hunk in hunks:
+        match = HUNK.match(hunk[0])
+        assert match
+        new_line = int(match.group(3))
+        touches = False
+        for line in hunk[1:]:
+            if line.startswith('+'):
+                touches |= first <= new_line <= last
+                new_line += 1
+            elif line.startswith('-'):
+                touches |= first <= new_line <= last
+            elif not line.startswith('\\'):
+                new_line += 1
+        if touches:
+            chosen.append(hunk)
+    if not chosen:
+        raise HarnessError(f'the patch does not change {func}()')
+    keep = [line for line in head if line.startswith(('diff --git', '--- ', '+++ '))]
+    return '\n'.join(keep + [line for hunk in chosen for line in hunk]) + '\n'
+
+
+# -- the tree ------------------------------------------------------------------------------
+
+@dataclass
+class State:
+    base: str = ''
+    series: List[Dict[str, str]] = field(default_factory=list)
+    commits: Dict[str, str] = field(default_factory=dict)     # variant -> its HEAD
+    patch_commits: List[str] = field(default_factory=list)     # the fixed branch, per patch
+
+
+@dataclass
+class Prepared:
+    base: Base
+    tree: Path
+    worktrees: Dict[str, Path]           # variant -> where it is checked out
+    patch_commits: List[str]
+    base_commit: str
+    changed: bool
+
+
+def worktree_path(tree: Path, variant: Variant) -> Path:
+    return tree if variant is FIXED else tree.with_name(f'{tree.name}-{variant.name}')
+
+
+def scratch_path(tree: Path) -> Path:
+    """Where the branches are made, so that no build's checkout is touched
+    but for the files that end up different."""
+    return tree.with_name(f'{tree.name}-scratch')
+
+
+def _load_state(tree: Path) -> State:
+    path = tree / '.git' / STATE_FILE
+    try:
+        data = json.loads(path.read_text())
+        return State(**{k: v for k, v in data.items() if k in State.__dataclass_fields__})
+    except (OSError, ValueError, TypeError):
+        return State()
+
+
+def _save_state(tree: Path, state: State) -> None:
+    path = tree / '.git' / STATE_FILE
+    text = json.dumps(asdict(state), indent=1, sort_keys=True) + '\n'
+    if not path.is_file() or path.read_text() != text:
+        path.write_text(text)
+
+
+def _unpack(base: Base, tree: Path, say: Say) -> None:
+    if not base.tarball.is_file():
+        raise HarnessError(f'{base.tarball} not found: install {base.package} (make deps)')
+    tree.parent.mkdir(parents=True, exist_ok=True)
+    say(f'upstream {base.name}: unpacking {base.tarball} into {tree} ...')
+    tmp = Path(tempfile.mkdtemp(prefix='.unpack-', dir=tree.parent))
+    try:
+        subprocess.run(NICE + ['tar', '-xf', str(base.tarball), '-C', str(tmp)], check=True)
+        tops = list(tmp.iterdir())
+        top = tops[0] if len(tops) == 1 and tops[0].is_dir() else tmp
+        os.rename(top, tree)
+    except subprocess.CalledProcessError as exc:
+        raise HarnessError(f'unpacking {base.tarball} failed: {exc}') from exc
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    say(f'upstream {base.name}: recording the pristine base (git add of the whole tree) ...')
+    gitutil.run(tree, ['init', '-q', '-b', 'pristine'])
+    for key, value in (('gc.auto', '0'), ('index.version', '4'),
+                       ('core.untrackedCache', 'true')):
+        gitutil.run(tree, ['config', key, value])
+    gitutil.run(tree, ['-c', 'core.looseCompression=1', 'add', '-f', '-A'])
+    gitutil.run(tree, ['commit', '-q', '--no-verify', '-m',
+                       f'{base.package}: pristine base\n\nFrom {base.tarball}, '
+                       'recorded by make upstream.'])
+    gitutil.run(tree, ['tag', BASE_TAG])
+
+
+def _am(tree: Path, patches: List[Patch]) -> None:
+    with tempfile.TemporaryDirectory(prefix='lrb-am-') as tmp:
+        files = []
+        for patch in patches:
+            copy = Path(tmp) / patch.name
+            copy.write_text(with_author(patch.path.read_text()))
+            files.append(str(copy))
+        proc = gitutil.run(tree, ['am', '--quiet', '--no-3way'] + files, check=False)
+        if proc.returncode:
+            gitutil.run(tree, ['am', '--abort'], check=False)
+            raise HarnessError(f'git am onto {BASE_TAG} failed in {tree}:\n'
+                               + (proc.stdout + proc.stderr).strip())
+
+
+def _cherry_pick(tree: Path, commits: List[str]) -> None:
+    proc = gitutil.run(tree, ['cherry-pick', '--allow-empty'] + commits, check=False)
+    if proc.returncode:
+        gitutil.run(tree, ['cherry-pick', '--abort'], check=False)
+        raise HarnessError(f'cherry-pick onto the base failed in {tree}:\n'
+                           + (proc.stdout + proc.stderr).strip())
+
+
+def _commit_variant(tree: Path, variant: Variant, patch_commits: List[str]) -> str:
+    """The variant's branch, made in the scratch worktree `tree`; returns
+    its HEAD."""
+    branch = f'upstream/{variant.name}'
+    gitutil.run(tree, ['checkout', '-q', '-f', '-B', branch, BASE_TAG])
+    if variant is UNFIXED:
+        _cherry_pick(tree, patch_commits[1:])
+    elif variant is ITER_UNFIXED:
+        _cherry_pick(tree, patch_commits[:1])
+        fix = gitutil.run(tree, ['show', '--format=', patch_commits[0]]).stdout
+        post = gitutil.run(tree, ['show', f'{patch_commits[0]}:{SOURCE}']).stdout
+        part = hunks_in_function(fix, SOURCE, post, ITER_FUNCTION)
+        proc = gitutil.run(tree, ['apply', '-R', '-'], input_text=part, check=False)
+        if proc.returncode:
+            raise HarnessError(f'taking the {ITER_FUNCTION}() part out of the fix failed:\n'
+                               + proc.stderr.strip())
+        gitutil.run(tree, ['commit', '-q', '-a', '-m',
+                           f'test variant: the fix without its {ITER_FUNCTION}() part'])
+        _cherry_pick(tree, patch_commits[1:])
+    return gitutil.out(tree, ['rev-parse', 'HEAD'])
+
+
+def _checkout(tree: Path, where: Path, commit: str) -> None:
+    """`commit` checked out at `where` (a worktree of `tree`, or the tree),
+    touching only the files that differ."""
+    if where == tree:
+        gitutil.run(tree, ['checkout', '-q', '-f', '--detach', commit])
+        return
+    if not (where / '.git').exists():
+        gitutil.run(tree, ['worktree', 'prune'])
+        gitutil.run(tree, ['worktree', 'add', '-q', '-f', '--detach', str(where), commit])
+        return
+    gitutil.run(where, ['checkout', '-q', '-f', '--detach', commit])
+
+
+def _clean(where: Path) -> bool:
+    return (where / '.git').exists() and not gitutil.lines(where, ['status', '--porcelain',
+                                                                   '-uno'])
+
+
+def prepare(base: Base, repo: Path, cache: Path, variants: List[Variant], say: Say,
+            force: bool = False) -> Prepared:
+    """The tree and its worktrees at the series' variants; a no-op (a few
+    git queries) when the patches and the checkouts are as last time."""
+    tree = base.tree(cache)
+    patches = read_series(base.series_dir(repo))
+    if not (tree / '.git').exists():
+        if tree.exists() and any(tree.iterdir()):
+            raise HarnessError(f'{tree} exists and is not a git tree: remove it')
+        if tree.exists():
+            tree.rmdir()
+        _unpack(base, tree, say)
+    base_commit = gitutil.rev(tree, BASE_TAG)
+    if base_commit is None:
+        raise HarnessError(f'{tree} has no {BASE_TAG} tag: remove the tree to start again')
+    state = _load_state(tree)
+    entries = [{'name': p.name, 'sha256': p.sha256} for p in patches]
+    worktrees = {v.name: worktree_path(tree, v) for v in variants}
+    same = (state.base == base_commit and state.series == entries and
+            len(state.patch_commits) == len(patches) and
+            all(state.commits.get(v.name) == gitutil.rev(worktrees[v.name], 'HEAD')
+                for v in variants if (worktrees[v.name] / '.git').exists()) and
+            all(v.name in state.commits and _clean(worktrees[v.name]) for v in variants))
+    if same:
+        return Prepared(base, tree, worktrees, state.patch_commits, base_commit, False)
+    if state.commits and not force:
+        head = gitutil.rev(tree, 'HEAD')
+        if head not in (state.commits.get(FIXED.name), base_commit):
+            raise HarnessError(f'{tree} has commits of its own on top of the series '
+                               f'(HEAD {head}): `tools/upstream.py export {base.name}` '
+                               'writes them to the series directory, FORCE=1 discards them')
+    say(f'upstream {base.name}: applying {len(patches)} patches of '
+        f'{base.series_dir(repo).relative_to(repo)} onto {BASE_TAG} ...')
+    scratch = scratch_path(tree)
+    _checkout(tree, scratch, BASE_TAG)
+    gitutil.run(scratch, ['am', '--abort'], check=False)
+    gitutil.run(scratch, ['cherry-pick', '--abort'], check=False)
+    gitutil.run(scratch, ['checkout', '-q', '-f', '-B', f'upstream/{FIXED.name}', BASE_TAG])
+    _am(scratch, patches)
+    patch_commits = gitutil.lines(scratch, ['rev-list', '--reverse', f'{BASE_TAG}..HEAD'])
+    commits = {FIXED.name: patch_commits[-1]}
+    for variant in variants:
+        if variant is not FIXED:
+            commits[variant.name] = _commit_variant(scratch, variant, patch_commits)
+    gitutil.run(scratch, ['checkout', '-q', '--detach'])
+    for variant in variants:
+        _checkout(tree, worktrees[variant.name], commits[variant.name])
+        say(f'  {variant.name}: {worktrees[variant.name]} at {commits[variant.name][:12]}')
+    _save_state(tree, State(base_commit, entries, commits, patch_commits))
+    return Prepared(base, tree, worktrees, patch_commits, base_commit, True)
+
+
+# -- export (the developer's way back from the tree to the series directory) ----------------
+
+def export(base: Base, repo: Path, cache: Path, say: Say) -> List[str]:
+    """The commits on top of upstream-base in the tree (HEAD of its main
+    checkout) written to the series directory, without author and date;
+    the series file and stale patch files follow. Returns the names."""
+    tree = base.tree(cache)
+    out = base.series_dir(repo)
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix='lrb-export-') as tmp:
+        gitutil.run(tree, ['format-patch', '--no-signature', '--zero-commit', '--full-index',
+                           '--no-cover-letter', '--no-numbered', '--no-thread',
+                           '--subject-prefix=PATCH', '-q', '-o', tmp, f'{BASE_TAG}..HEAD'])
+        names = sorted(p.name for p in Path(tmp).glob('*.patch'))
+        for name in names:
+            text = without_identity((Path(tmp) / name).read_text())
+            target = out / name
+            if not target.is_file() or target.read_text() != text:
+                target.write_text(text)
+                say(f'  wrote {target.relative_to(repo)}')
+    for old in out.glob('[0-9][0-9][0-9][0-9]-*.patch'):
+        if old.name not in names:
+            old.unlink()
+            say(f'  removed {old.relative_to(repo)}')
+    listing = '\n'.join(names) + '\n'
+    if not (out / 'series').is_file() or (out / 'series').read_text() != listing:
+        (out / 'series').write_text(listing)
+    return names
+
+
+# -- checks --------------------------------------------------------------------------------
+
+def checkpatch(tree: Path, patches: List[Patch]) -> CheckResult:
+    ignored = ','.join(sorted(CHECKPATCH_IGNORED))
+    cmd = ['perl', str(tree / 'scripts' / 'checkpatch.pl'), '--strict', '--no-summary',
+           '--terse', '--ignore', ignored] + [str(p.path) for p in patches]
+    proc = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, errors='replace')
+    result = CheckResult(f'checkpatch --strict ({len(patches)} patches; ignored: '
+                         + '; '.join(f'{k}: {v}' for k, v in sorted(CHECKPATCH_IGNORED.items()))
+                         + ')', proc.returncode == 0)
+    if not result.ok:
+        result.problems = (proc.stdout + proc.stderr).strip().splitlines()[-30:]
+    return result
+
+
+NEW_FILE = re.compile(r'^diff --git a/\S+ b/(\S+)\nnew file mode', re.M)
+
+
+def maintained(tree: Path, patches: List[Patch]) -> CheckResult:
+    """Each new file is covered by MAINTAINERS' tracing entry."""
+    files = sorted({m.group(1) for p in patches for m in NEW_FILE.finditer(p.path.read_text())})
+    result = CheckResult(f'MAINTAINERS covers the new files ({", ".join(files) or "none"})',
+                         True)
+    for name in files:
+        proc = subprocess.run(['perl', str(tree / 'scripts' / 'get_maintainer.pl'), '--no-git',
+                               '--no-git-fallback', '-f', name], cwd=tree,
+                              capture_output=True, text=True, errors='replace')
+        if MAINTAINER not in proc.stdout:
+            result.ok = False
+            result.problems.append(f'{name}: get_maintainer.pl names no {MAINTAINER}: '
+                                   + ' '.join(proc.stdout.split())[:200])
+    return result
+
+
+def identity(patches: List[Patch], letter: Path) -> CheckResult:
+    result = CheckResult('no author, no Signed-off-by in the patches and the cover letter '
+                         '(left to whoever submits them)', True)
+    for path in [p.path for p in patches] + [letter]:
+        result.problems += identity_problems(path.name, path.read_text())
+    result.ok = not result.problems
+    return result
+
+
+def cover_letter(prep: Prepared, repo: Path, out: Path, patches: List[Patch],
+                 results: List[str]) -> Path:
+    """out/0000-cover-letter.patch (git format-patch's, filled from
+    cover-letter.txt) and copies of the patches: the series for the list."""
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob('[0-9][0-9][0-9][0-9]-*.patch'):
+        old.unlink()
+    fixed = prep.worktrees.get(FIXED.name, prep.tree)
+    head = gitutil.rev(fixed, 'HEAD') or 'HEAD'
+    gitutil.run(prep.tree, ['format-patch', '--cover-letter', '--numbered', '--no-signature',
+                            '--zero-commit', '--subject-prefix=PATCH', '-q', '-o', str(out),
+                            f'{BASE_TAG}..{head}'])
+    made = sorted(out.glob('[0-9][0-9][0-9][0-9]-*.patch'))
+    letter = made[0]
+    for made_patch in made[1:]:
+        made_patch.write_text(without_identity(made_patch.read_text()))
+    template = prep.base.series_dir(repo) / 'cover-letter.txt'
+    if not template.is_file():
+        raise HarnessError(f'{template} is missing')
+    subject, _, body = template.read_text().partition('\n')
+    body = body.lstrip('\n').replace('@KERNEL@', f'Linux {series.kernel_version(fixed)} '
+                                                 f"(Debian's {prep.base.package})")
+    body = body.replace('@RESULTS@', '\n'.join(results))
+    text = letter.read_text()
+    if '*** SUBJECT HERE ***' not in text or '*** BLURB HERE ***' not in text:
+        raise HarnessError('git format-patch wrote a cover letter without its placeholders')
+    text = text.replace('*** SUBJECT HERE ***', subject.strip())
+    text = text.replace('*** BLURB HERE ***', body.rstrip('\n'))
+    letter.write_text(without_identity(text))
+    unfixed = prep.worktrees.get(UNFIXED.name)
+    if unfixed is not None:
+        # Patches 2.. as they apply without patch 1: a series that wants the
+        # hooks and the test on an unfixed kernel takes these
+        udir = out / 'unfixed'
+        if udir.exists():
+            shutil.rmtree(udir)
+        gitutil.run(prep.tree, ['format-patch', '--no-signature', '--zero-commit',
+                                '--subject-prefix=PATCH', '-q', '-o', str(udir),
+                                f'{BASE_TAG}..{gitutil.rev(unfixed, "HEAD")}'])
+        for made_patch in udir.glob('*.patch'):
+            made_patch.write_text(without_identity(made_patch.read_text()))
+    return letter
+
+
+# -- runs ------------------------------------------------------------------------------------
+
+ELAPSED = re.compile(r'Elapsed time: ([0-9.]+)s total, ([0-9.]+)s configuring, '
+                     r'([0-9.]+)s building, ([0-9.]+)s running')
+
+
+@dataclass
+class Boot:
+    statuses: Dict[str, str]          # suite.case -> PASS, FAIL, ...
+    returncode: int
+    seconds: float
+    log: str
+
+    def failed(self) -> List[str]:
+        return sorted(k for k, v in self.statuses.items() if v != ktap.PASS)
+
+
+@dataclass
+class VariantRun:
+    base: str
+    arch: str
+    variant: str
+    red: List[str]
+    build_s: float = 0.0              # kunit.py's building time of the run that built it
+    run_s: float = 0.0                # the whole kunit.py run (config, build, first boot)
+    boots: List[Boot] = field(default_factory=list)
+    error: str = ''
+
+    def as_expected(self, boot: Boot) -> bool:
+        return bool(boot.statuses) and boot.failed() == sorted(self.red)
+
+    def matched(self) -> int:
+        return sum(self.as_expected(b) for b in self.boots)
+
+    def count(self, case: str, status: str) -> int:
+        return sum(b.statuses.get(case) == status for b in self.boots)
+
+
+def build_dir(cache: Path, base: Base, arch: Arch, variant: Variant) -> Path:
+    return cache / 'build' / f'upstream-{base.name}-{arch.name}{variant.suffix()}'
+
+
+def kunit_command(tree: Path, subcommand: str, arch: Arch, bdir: Path, jobs: int) -> List[str]:
+    """Stock kunit.py, as the README gives it (ccache comes through PATH)."""
+    cmd = [sys.executable, str(kunitrun.kunit_py(tree)), subcommand]
+    if subcommand == 'run':
+        cmd.append(f'--kunitconfig={KUNITCONFIG}')
+    cmd.append(f'--arch={arch.name}')
+    if arch.cross_compile:
+        cmd.append(f'--cross_compile={arch.cross_compile}')
+    cmd.append(f'--build_dir={bdir}')
+    if subcommand == 'run':
+        cmd.append(f'--jobs={jobs}')
+    return cmd
+
+
+def statuses(log_lines: List[str]) -> Dict[str, str]:
+    return {f'{leaf.suite}.{leaf.case}': leaf.test.status
+            for leaf in ktap.leaves(ktap.parse(log_lines))}
+
+
+def _kunit(cmd: List[str], cwd: Path, env: Dict[str, str], out: Path) -> Tuple[int, str, float]:
+    t0 = time.monotonic()
+    with open(out, 'w') as handle:
+        handle.write('$ ' + shlex.join(cmd) + '\n')
+        handle.flush()
+        proc = subprocess.run(NICE + cmd, cwd=cwd, env=env, stdout=handle,
+                              stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    return proc.returncode, out.read_text(errors='replace'), time.monotonic() - t0
+
+
+def run_variant(prep: Prepared, arch: Arch, variant: Variant, runs: int, jobs: int,
+                cache: Path, env: Dict[str, str], out_dir: Path, say: Say) -> VariantRun:
+    where = prep.worktrees[variant.name]
+    bdir = build_dir(cache, prep.base, arch, variant)
+    result = VariantRun(prep.base.name, arch.name, variant.name, list(variant.red))
+    tag = f'[{prep.base.name} {arch.name} {variant.name}]'
+    with kunitrun.build_lock(bdir, say):
+        for index in range(runs):
+            sub = 'run' if index == 0 else 'exec'
+            log = bdir / 'test.log'
+            if log.exists():
+                log.unlink()
+            stem = out_dir / f'{prep.base.name}-{arch.name}-{variant.name}-{index + 1}'
+            code, output, seconds = _kunit(kunit_command(where, sub, arch, bdir, jobs), where,
+                                           env, stem.with_suffix('.kunit.txt'))
+            if sub == 'run':
+                result.run_s = seconds
+                match = ELAPSED.search(output)
+                result.build_s = float(match.group(3)) if match else 0.0
+                if not log.is_file():
+                    result.error = f'kunit.py run failed before booting (exit {code})'
+                    say(f'  {tag} {result.error}: {stem.with_suffix(".kunit.txt")}')
+                    return result
+            lines = log.read_text(errors='replace').splitlines() if log.is_file() else []
+            if lines:
+                shutil.copyfile(log, stem.with_suffix('.log'))
+            boot = Boot(statuses(lines), code, seconds, str(stem.with_suffix('.log')))
+            result.boots.append(boot)
+            say(f'  {tag} boot {index + 1}/{runs}: {len(boot.statuses)} cases, failed: '
+                f'{", ".join(boot.failed()) or "none"} '
+                f'({"as expected" if result.as_expected(boot) else "NOT AS EXPECTED"}, '
+                f'{seconds:.0f} s)')
+    return result
+
+
+# -- the code with the hooks off ---------------------------------------------------------------
+
+@dataclass
+class TextCheck:
+    base: str
+    arch: str
+    ok: bool
+    detail: str
+    seconds: float = 0.0
+
+
+CMD_LINE = re.compile(r'^(?:saved)?cmd_kernel/trace/ring_buffer\.o := (.*)$', re.M)
+
+
+def _compile_command(cmd_file: Path) -> List[str]:
+    match = CMD_LINE.search(cmd_file.read_text())
+    if not match:
+        raise HarnessError(f'{cmd_file}: no command line')
+    for part in match.group(1).split(' ; '):
+        words = shlex.split(part)
+        if '-c' in words and '-o' in words:
+            return words
+    raise HarnessError(f'{cmd_file}: no compiler command')
+
+
+def _recompile(words: List[str], bdir: Path, source_dir: Path, obj: Path, env: Dict[str, str],
+               tree: Path) -> None:
+    cmd = []
+    for word in words:
+        if word.endswith(SOURCE) and not word.startswith('-'):
+            word = str(source_dir / 'ring_buffer.c')
+        elif word.startswith('-Wp,-MMD,'):
+            word = f'-Wp,-MMD,{obj.with_suffix(".d")}'
+        cmd.append(word)
+    cmd[cmd.index('-o') + 1] = str(obj)
+    cmd += ['-iquote', str(tree / 'kernel' / 'trace')]
+    proc = subprocess.run(NICE + cmd, cwd=bdir, env=env, capture_output=True, text=True,
+                          errors='replace')
+    if proc.returncode:
+        raise HarnessError(f'compiling {source_dir}/ring_buffer.c failed:\n'
+                           + (proc.stderr or proc.stdout).strip()[-2000:])
+
+
+def text_check(prep: Prepared, arch: Arch, cache: Path, jobs: int, env: Dict[str, str],
+               say: Say) -> TextCheck:
+    """ring_buffer.o from the fix alone and from the fix with the hooks
+    patch (the series' second), the hooks' option off, in one
+    configuration (the fixed build's, the test off): the same code."""
+    t0 = time.monotonic()
+    tree = prep.worktrees[FIXED.name]
+    kunit_dir = build_dir(cache, prep.base, arch, FIXED)
+    tdir = cache / 'build' / f'upstream-{prep.base.name}-{arch.name}-text'
+    config = kunit_dir / '.config'
+    if not config.is_file():
+        return TextCheck(prep.base.name, arch.name, False, f'{config} missing: no fixed build')
+    tdir.mkdir(parents=True, exist_ok=True)
+    text = re.sub(rf'^{TEST_OPTION}=.*$', f'# {TEST_OPTION} is not set',
+                  config.read_text(), flags=re.M)
+    if not (tdir / '.config').is_file() or (tdir / '.config').read_text() != text:
+        (tdir / '.config').write_text(text)
+    make = ['make', f'O={tdir}', f'ARCH={arch.name}', f'-j{jobs}']
+    if arch.cross_compile:
+        make.append(f'CROSS_COMPILE={arch.cross_compile}')
+    with kunitrun.build_lock(tdir, say):
+        for goal in (['olddefconfig'], ['kernel/trace/ring_buffer.o']):
+            proc = subprocess.run(NICE + make + goal, cwd=tree, env=env, capture_output=True,
+                                  text=True, errors='replace')
+            if proc.returncode:
+                return TextCheck(prep.base.name, arch.name, False,
+                                 f'make {" ".join(goal)} failed: '
+                                 + (proc.stderr or proc.stdout).strip()[-500:])
+        if re.search(rf'^{HOOKS_OPTION}=y', (tdir / '.config').read_text(), re.M):
+            return TextCheck(prep.base.name, arch.name, False, f'{HOOKS_OPTION} is on')
+        words = _compile_command(tdir / 'kernel' / 'trace' / '.ring_buffer.o.cmd')
+        objs = {}
+        with tempfile.TemporaryDirectory(prefix='lrb-text-') as tmp:
+            for label, commit in (('fix', prep.patch_commits[0]),
+                                  ('fix+hooks', prep.patch_commits[1])):
+                src = Path(tmp) / label
+                src.mkdir()
+                for rel in (SOURCE, PRIVATE_HEADER):
+                    show = gitutil.run(prep.tree, ['show', f'{commit}:{rel}'], check=False)
+                    if show.returncode == 0:
+                        (src / Path(rel).name).write_text(show.stdout)
+                obj = Path(tmp) / f'{label}.o'
+                _recompile(words, tdir, src, obj, env, tree)
+                objs[label] = elfcmp.read(obj)
+    diff = elfcmp.differences(objs['fix'], objs['fix+hooks'])
+    seconds = time.monotonic() - t0
+    if diff:
+        return TextCheck(prep.base.name, arch.name, False, '; '.join(diff), seconds)
+    return TextCheck(prep.base.name, arch.name, True,
+                     'identical: ' + elfcmp.summary(objs['fix']), seconds)
+
+
+# -- the whole run ----------------------------------------------------------------------------
+
+@dataclass
+class BaseResult:
+    base: str
+    checks: List[CheckResult] = field(default_factory=list)
+    runs: List[VariantRun] = field(default_factory=list)
+    texts: List[TextCheck] = field(default_factory=list)
+    letter: str = ''
+    prepare_s: float = 0.0
+
+
+def figures(runs: List[VariantRun]) -> List[str]:
+    """The table of the runs: per base, arch and variant, the boots that
+    failed exactly the expected cases, and each race case's results."""
+    rows = [['base', 'arch', 'variant', 'as expected', READER_CASE, ITER_CASE, 'build',
+             'boot']]
+    for run in runs:
+        n = len(run.boots)
+
+        def cell(case: str) -> str:
+            full = f'{SUITE}.{case}'
+            red = full in run.red
+            got = run.count(full, ktap.FAIL if red else ktap.PASS)
+            return f'{"red" if red else "green"} {got}/{n}'
+        boot_s = sum(b.seconds for b in run.boots[1:]) / max(1, n - 1) if n > 1 else 0.0
+        rows.append([run.base, run.arch, run.variant,
+                     f'{run.matched()}/{n}' if not run.error else run.error,
+                     cell(READER_CASE), cell(ITER_CASE), f'{run.build_s:.0f} s',
+                     f'{boot_s:.1f} s'])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ['  '.join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+
+
+def base_ok(res: BaseResult) -> bool:
+    return (all(c.ok for c in res.checks) and all(t.ok for t in res.texts) and
+            all(not r.error and r.boots and r.matched() == len(r.boots) for r in res.runs))
+
+
+def run(repo: Path, env: Mapping[str, str], bases: List[Base], arches: List[Arch],
+        variants: List[Variant], runs: int, jobs: int, text: bool, force: bool,
+        say: Say) -> Tuple[List[BaseResult], Path]:
+    cache = paths.cache_root(env)
+    stamp = time.strftime('%Y%m%d-%H%M%S')
+    out_dir = repo / 'results' / 'upstream' / stamp
+    out_dir.mkdir(parents=True, exist_ok=True)
+    latest = out_dir.parent / 'latest'
+    if latest.is_symlink() or latest.exists():
+        latest.unlink()
+    latest.symlink_to(out_dir.name)
+    kenv = series.build_env(dict(env))
+    done = []
+    for base in bases:
+        res = BaseResult(base.name)
+        done.append(res)
+        t0 = time.monotonic()
+        prep = prepare(base, repo, cache, variants, say, force)
+        res.prepare_s = time.monotonic() - t0
+        say(f'upstream {base.name}: tree {prep.tree} '
+            f'({"prepared" if prep.changed else "unchanged"}, {res.prepare_s:.1f} s)')
+        patches = read_series(base.series_dir(repo))
+        res.checks += [series.subject_check([p.path for p in patches]),
+                       checkpatch(prep.tree, patches), maintained(prep.tree, patches)]
+        for arch in arches:
+            for variant in variants:
+                res.runs.append(run_variant(prep, arch, variant, runs, jobs, cache, kenv,
+                                            out_dir, say))
+            if text and FIXED in variants:
+                say(f'[{base.name} {arch.name}] ring_buffer.o with the hooks off: the fix '
+                    'alone against the fix and the hooks patch')
+                res.texts.append(text_check(prep, arch, cache, jobs, kenv, say))
+                say(f'  {"ok" if res.texts[-1].ok else "FAIL"}: {res.texts[-1].detail}')
+        results = figures(res.runs) + [''] + [
+            f'{t.arch}: ring_buffer.o with the hooks off, {t.detail}' for t in res.texts]
+        letter = cover_letter(prep, repo, out_dir / base.name, patches, results)
+        res.letter = str(letter)
+        res.checks.append(identity(patches, letter))
+    write_summary(out_dir / 'summary.json', done)
+    return done, out_dir
+
+
+def write_summary(path: Path, done: List[BaseResult]) -> None:
+    data = [{'base': r.base, 'prepare_s': round(r.prepare_s, 1), 'letter': r.letter,
+             'checks': [{'name': c.name, 'ok': c.ok, 'problems': c.problems} for c in r.checks],
+             'texts': [asdict(t) for t in r.texts],
+             'runs': [{'arch': v.arch, 'variant': v.variant, 'red': v.red,
+                       'build_s': round(v.build_s, 1), 'run_s': round(v.run_s, 1),
+                       'error': v.error, 'matched': v.matched(),
+                       'boots': [{'seconds': round(b.seconds, 1), 'returncode': b.returncode,
+                                  'failed': b.failed(), 'cases': len(b.statuses),
+                                  'log': b.log} for b in v.boots]}
+                      for v in r.runs]} for r in done]
+    path.write_text(json.dumps(data, indent=1) + '\n')
+
+
+def ci_checks(repo: Path, env: Mapping[str, str], passes: List[Tuple[str, str]], jobs: int,
+              say: Say) -> List[CheckResult]:
+    """make test's opt-in (cli.UPSTREAM_IN_TEST): per (base, arch), every
+    variant built and booted once; one check each."""
+    found = []
+    for base_name, arch_name in passes:
+        base = next(b for b in BASES if b.name == base_name)
+        arch = next(a for a in ARCHES if a.name == arch_name)
+        t0 = time.monotonic()
+        try:
+            done, _out = run(repo, env, [base], [arch], VARIANTS, 1, jobs, False, False, say)
+        except HarnessError as exc:
+            found.append(CheckResult(f'upstream {base_name} {arch_name}', False, [exc.message]))
+            continue
+        res = done[0]
+        found.append(CheckResult(
+            f'upstream {base_name} {arch_name}: the standalone series, fixed green, unfixed '
+            f'red ({time.monotonic() - t0:.0f} s)', base_ok(res),
+            [p for c in res.checks for p in c.problems] +
+            [f'{r.variant}: {r.error or f"{r.matched()}/{len(r.boots)} as expected"}'
+             for r in res.runs if r.error or r.matched() != len(r.boots)]))
+    return found

@@ -1,0 +1,251 @@
+"""make upstream without a kernel: the series files, the variants' trees on a
+fake tarball (no-op when nothing changed), the hunks of one function, the
+results of a boot, the figures, and elfcmp on objects the host gcc builds."""
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import List
+
+from lrb_harness import elfcmp, ktap, upstream
+from lrb_harness.errors import HarnessError
+
+from .helpers import TempDirTest, git, make_tarball, mtimes, write
+
+SOURCE = '''// SPDX-License-Identifier: GPL-2.0
+static int a, b, c, d;
+
+static void rb_get_reader_page(void)
+{
+	a = 1;
+	b = 1;
+	c = 1;
+	d = 1;
+}
+
+static void rb_advance_iter(void)
+{
+	a = 2;
+	b = 2;
+	c = 2;
+	d = 2;
+}
+'''
+FILES = {
+    '.gitignore': '/*\n',
+    'Makefile': 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 99\n',
+    'kernel/trace/ring_buffer.c': SOURCE,
+}
+KTAP_LOG = '''[    1.0] KTAP version 1
+[    1.0] 1..1
+[    1.0]     KTAP version 1
+[    1.0]     # Subtest: ring_buffer
+[    1.0]     1..2
+[    1.1]     # reader_outer_commit_between_checks: EXPECTATION FAILED at x.c:1
+[    1.1]     not ok 1 reader_outer_commit_between_checks
+[    1.2]     ok 2 iter_outer_commit_between_checks
+[    1.2] # ring_buffer: pass:1 fail:1 skip:0 total:2
+[    1.2] not ok 1 ring_buffer
+'''
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new))
+
+
+class SeriesFilesTest(TempDirTest):
+    def test_author_in_and_out(self) -> None:
+        text = ('From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+                'From: Someone <s@example.org>\nDate: Sun, 6 Dec 2026 10:00:00 +0000\n'
+                'Subject: [PATCH] x: y\n\nBody.\n\nFrom: in the body stays\n---\n')
+        bare = upstream.without_identity(text)
+        self.assertNotIn('From: Someone', bare)
+        self.assertNotIn('Date:', bare)
+        self.assertIn('From: in the body stays', bare)
+        self.assertEqual(upstream.identity_problems('p', bare), [])
+        amable = upstream.with_author(bare)
+        self.assertEqual(amable.split('\n')[1], f'From: {upstream.AM_AUTHOR}')
+        self.assertEqual(len(upstream.identity_problems('p', amable)), 1)
+        signed = bare.replace('Body.', 'Body.\n\nSigned-off-by: A <a@b.c>')
+        self.assertIn('Signed-off-by', upstream.identity_problems('p', signed)[0])
+
+    def test_read_series(self) -> None:
+        sdir = self.tmp / 's'
+        write(sdir / 'series', '# comment\n0001-a.patch\n\n0002-b.patch\n')
+        write(sdir / '0001-a.patch', 'a')
+        with self.assertRaises(HarnessError):
+            upstream.read_series(sdir)
+        write(sdir / '0002-b.patch', 'b')
+        self.assertEqual([p.name for p in upstream.read_series(sdir)],
+                         ['0001-a.patch', '0002-b.patch'])
+
+    def test_pick(self) -> None:
+        self.assertEqual(upstream.pick(None, ['a', 'b'], 'x'), ['a', 'b'])
+        self.assertEqual(upstream.pick(['b,a'], ['a', 'b'], 'x'), ['a', 'b'])
+        with self.assertRaises(HarnessError):
+            upstream.pick(['c'], ['a', 'b'], 'x')
+
+
+class HunksTest(TempDirTest):
+    def test_function_range(self) -> None:
+        lines = SOURCE.split('\n')
+        first, last = upstream.function_range(lines, 'rb_advance_iter')
+        self.assertEqual(lines[first - 1], 'static void rb_advance_iter(void)')
+        self.assertEqual(lines[last - 1], '}')
+        with self.assertRaises(HarnessError):
+            upstream.function_range(lines, 'nothing')
+
+    def test_hunks_of_one_function(self) -> None:
+        post = SOURCE.replace('a = 1;', 'a = 11;').replace('d = 2;', 'd = 22;')
+        tree = self.tmp / 't'
+        write(tree / 'kernel/trace/ring_buffer.c', SOURCE)
+        git(tree, 'init', '-q')
+        git(tree, 'add', '-A')
+        git(tree, 'commit', '-q', '-m', 'base')
+        (tree / 'kernel/trace/ring_buffer.c').write_text(post)
+        patch = git(tree, 'diff', '-U1')
+        part = upstream.hunks_in_function(patch, 'kernel/trace/ring_buffer.c', post,
+                                          'rb_advance_iter')
+        self.assertIn('+\td = 22;', part)
+        self.assertNotIn('a = 11', part)
+        subprocess.run(['git', '-C', str(tree), 'apply', '-R', '-'], input=part, text=True,
+                       check=True)
+        self.assertEqual((tree / 'kernel/trace/ring_buffer.c').read_text(),
+                         SOURCE.replace('a = 1;', 'a = 11;'))
+        with self.assertRaises(HarnessError):
+            upstream.hunks_in_function(patch, 'other.c', post, 'rb_advance_iter')
+
+
+class TreeTest(TempDirTest):
+    """A fake base, a series of three made in its tree and exported, then the
+    variants prepared from the files."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        make_tarball(self.tmp, FILES, top='linux-source-6.12')
+        self.base = upstream.Base('6.12', tarball_dir=str(self.tmp))
+        self.repo = self.tmp / 'repo'
+        self.cache = self.tmp / 'cache'
+        self.tree = self.base.tree(self.cache)
+        self.said: List[str] = []
+        upstream._unpack(self.base, self.tree, self.said.append)
+        src = self.tree / 'kernel/trace/ring_buffer.c'
+        edit(src, 'a = 1;', 'a = 11;')
+        edit(src, 'a = 2;', 'a = 22;')
+        self.commit('ring-buffer: Fix it')
+        edit(src, 'c = 1;', 'c = 1;\n\thook(1);')
+        edit(src, 'c = 2;', 'c = 2;\n\thook(2);')
+        self.commit('ring-buffer: Add hooks')
+        write(self.tree / 'kernel/trace/test.c', '// SPDX-License-Identifier: GPL-2.0\n')
+        git(self.tree, 'add', '-f', 'kernel/trace/test.c')
+        self.commit('ring-buffer: Add a test')
+        self.names = upstream.export(self.base, self.repo, self.cache, self.said.append)
+
+    def commit(self, subject: str) -> None:
+        git(self.tree, 'commit', '-q', '-a', '-m', f'{subject}\n\nWhy.')
+
+    def prepare(self, force: bool = False) -> upstream.Prepared:
+        return upstream.prepare(self.base, self.repo, self.cache, upstream.VARIANTS,
+                                self.said.append, force)
+
+    def source(self, prep: upstream.Prepared, variant: upstream.Variant) -> str:
+        return (prep.worktrees[variant.name] / 'kernel/trace/ring_buffer.c').read_text()
+
+    def test_export(self) -> None:
+        sdir = self.base.series_dir(self.repo)
+        self.assertEqual((sdir / 'series').read_text().split(), self.names)
+        self.assertEqual(len(self.names), 3)
+        for name in self.names:
+            text = (sdir / name).read_text()
+            self.assertEqual(upstream.identity_problems(name, text), [])
+            self.assertNotIn('Date: ', upstream.header(text))
+
+    def test_variants_and_no_op(self) -> None:
+        prep = self.prepare()
+        self.assertTrue(prep.changed)
+        fixed = self.source(prep, upstream.FIXED)
+        self.assertIn('a = 11;', fixed)
+        self.assertIn('a = 22;', fixed)
+        self.assertIn('hook(2);', fixed)
+        unfixed = self.source(prep, upstream.UNFIXED)
+        self.assertIn('a = 1;', unfixed)
+        self.assertIn('a = 2;', unfixed)
+        self.assertIn('hook(1);', unfixed)
+        self.assertTrue((prep.worktrees['unfixed'] / 'kernel/trace/test.c').is_file())
+        part = self.source(prep, upstream.ITER_UNFIXED)
+        self.assertIn('a = 11;', part)
+        self.assertIn('a = 2;', part)
+        self.assertIn('hook(2);', part)
+        self.assertEqual(git(self.tree, 'log', '-1', '--format=%an <%ae>').strip(),
+                         upstream.AM_AUTHOR)
+
+        before = {v: mtimes(p) for v, p in prep.worktrees.items()}
+        again = self.prepare()
+        self.assertFalse(again.changed)
+        self.assertEqual({v: mtimes(p) for v, p in again.worktrees.items()}, before)
+
+        # A new changelog: new commits, the same files, none of them touched
+        sdir = self.base.series_dir(self.repo)
+        edit(sdir / self.names[2], 'Why.', 'Why not.')
+        third = self.prepare()
+        self.assertTrue(third.changed)
+        self.assertEqual({v: mtimes(p) for v, p in third.worktrees.items()}, before)
+
+    def test_work_in_the_tree_is_kept(self) -> None:
+        self.prepare()
+        write(self.tree / 'kernel/trace/test.c', '// SPDX-License-Identifier: GPL-2.0\n// x\n')
+        git(self.tree, 'commit', '-q', '-a', '-m', 'more')
+        edit(self.base.series_dir(self.repo) / self.names[0], 'Why.', 'Because.')
+        with self.assertRaises(HarnessError):
+            self.prepare()
+        self.assertTrue(self.prepare(force=True).changed)
+
+
+class ResultsTest(TempDirTest):
+    def test_statuses(self) -> None:
+        got = upstream.statuses(KTAP_LOG.splitlines())
+        self.assertEqual(got, {f'ring_buffer.{upstream.READER_CASE}': ktap.FAIL,
+                               f'ring_buffer.{upstream.ITER_CASE}': ktap.PASS})
+
+    def test_expectations_and_figures(self) -> None:
+        run = upstream.VariantRun('6.12', 'x86_64', 'iter-unfixed', list(upstream.ITER_UNFIXED.red),
+                                  build_s=300.0)
+        reader = f'ring_buffer.{upstream.READER_CASE}'
+        it = f'ring_buffer.{upstream.ITER_CASE}'
+        run.boots = [upstream.Boot({reader: 'PASS', it: 'FAIL'}, 1, 3.0, ''),
+                     upstream.Boot({reader: 'PASS', it: 'PASS'}, 0, 3.0, ''),
+                     upstream.Boot({}, 1, 3.0, '')]
+        self.assertEqual(run.matched(), 1)
+        table = upstream.figures([run])
+        self.assertEqual(len(table), 2)
+        self.assertIn('1/3', table[1])
+        self.assertIn('green 2/3', table[1])
+        self.assertIn('red 1/3', table[1])
+
+
+class ElfTest(TempDirTest):
+    def build(self, name: str, body: str) -> elfcmp.Code:
+        src = self.tmp / f'{name}.c'
+        src.write_text(body)
+        obj = self.tmp / f'{name}.o'
+        subprocess.run(['gcc', '-O2', '-c', '-o', str(obj), str(src)], check=True)
+        return elfcmp.read(obj)
+
+    def test_same_and_different_code(self) -> None:
+        if not shutil.which('gcc'):
+            self.skipTest('no gcc')
+        one = 'extern int g(int);\nint f(int x)\n{\n\treturn g(x) + 1;\n}\n'
+        off = '#ifdef HOOKS\nstatic void h(void) {}\n#endif\n' + one
+        two = one.replace('+ 1', '+ 2')
+        a, b, c = self.build('a', one), self.build('b', off), self.build('c', two)
+        self.assertIn('.text', a.sections)
+        self.assertEqual(elfcmp.differences(a, b), [])
+        self.assertTrue(elfcmp.differences(a, c))
+        self.assertIn('.text', elfcmp.summary(a))
+        self.assertTrue(any(r[2] == 'g' for r in a.relocs['.text']))
+        with self.assertRaises(elfcmp.ElfError):
+            bad = self.tmp / 'bad.o'
+            bad.write_bytes(b'not elf')
+            elfcmp.read(bad)
