@@ -15,6 +15,7 @@
 #   DIR=DIR         where `make series` writes the series (default: results/series)
 #   NOBUILD=1       `make series` without the git am onto the base and the build
 #   M=NAME          mutation of model/lrb.pml for `make model-trail`
+#   BASE=LIST       `make upstream`: 6.12, 6.1 (default both); RUNS=N boots per build (10)
 
 PYTHON   ?= python3
 WRAPPER  := $(PYTHON) tools/kunit-wrapper.py
@@ -29,7 +30,7 @@ JOBS_OPT    = $(if $(JOBS),--jobs $(JOBS))
 RUN_OPTS    = $(PROFILE_OPT) $(JOBS_OPT)
 
 .PHONY: help deps deps-check tree prepare status export list test test-quick test-sanitizers \
-	test-x86_64 test-arm64 run bench planted-bugs kernel-fix check w1 unit-tests mypy series scenarios scenario \
+	test-x86_64 test-arm64 run bench planted-bugs kernel-fix upstream check w1 unit-tests mypy series scenarios scenario \
 	scenarios-doc profiles model model-deep model-trail model-barriers clean distclean
 
 help:
@@ -54,6 +55,9 @@ help:
 	@echo '                   with CONFIG_LOCKLESS_RING_BUFFER_DEBUG, report beside its logs)'
 	@echo 'make planted-bugs  plant a bug per sanitizer (NAMES=), check its profile catches it'
 	@echo 'make kernel-fix    lrb_kernel_rb on the kernel with the fix of docs/upstream/ (ARCH=)'
+	@echo 'make upstream      the standalone series of kernel-patch/upstream-6.12, -6.1: git am,'
+	@echo '                   checkpatch, cover letter, its KUnit suite fixed and unfixed on'
+	@echo '                   x86_64 and arm64 (BASE= ARCH= RUNS=; docs/upstream/README.md)'
 	@echo 'make check         checkpatch --strict, kernel-doc, kunit/ and bench/ against'
 	@echo '                   their patches, mypy --strict, unit tests, sparse (x86_64, arm64)'
 	@echo 'make w1            W=1 build of the series objects, lib/lrb_kunit/, lib/lrb_bench/'
@@ -71,7 +75,7 @@ help:
 	@echo 'make model-barriers  the barriers of lib/lockless_ring_buffer.c, pairs, lines, mutations'
 	@echo 'make clean         remove build dirs and results/'
 	@echo 'make distclean     clean, plus the kernel tree and ccache'
-	@echo 'variables: KERNEL_SRC= FORCE=1 ARCH= PROFILE= GLOB= S= JOBS= M= DIR= NOBUILD=1'
+	@echo 'variables: KERNEL_SRC= FORCE=1 ARCH= PROFILE= GLOB= S= JOBS= M= DIR= NOBUILD=1 BASE= RUNS='
 
 deps:
 	@$(DEPS) install
@@ -120,6 +124,9 @@ planted-bugs: deps-check
 
 kernel-fix: deps-check
 	@$(PYTHON) tools/kernel_fix.py $(ARCH_OPT) $(JOBS_OPT)
+
+upstream: deps-check
+	@$(PYTHON) tools/upstream.py $(if $(BASE),--base $(BASE)) $(ARCH_OPT) $(if $(RUNS),--runs $(RUNS)) $(JOBS_OPT)
 
 bench: deps-check
 	@$(WRAPPER) bench $(ARCH_OPT) $(PROFILE_OPT) $(JOBS_OPT) $(foreach a,$(KERNEL_ARGS),--kernel-arg $(a))

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 PACKAGES=(
-	linux-source-6.12 qemu-system-x86 qemu-system-arm qemu-system-data
+	linux-source-6.12 linux-source-6.1 qemu-system-x86 qemu-system-arm qemu-system-data
 	gcc-aarch64-linux-gnu gcc make flex bison bc libelf-dev libssl-dev
 	python3 python3-ply python3-git ccache rsync git xz-utils libtraceevent-dev pkg-config
 	gnuplot-nox perl spin python3-mypy sparse

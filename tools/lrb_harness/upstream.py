@@ -7,17 +7,20 @@ its `series` file and cover-letter.txt. Per base, `make upstream`:
 
 - prepares a kernel tree of its own, <cache>/upstream/linux-<base>: the
   tarball unpacked and committed as the pristine base (tag upstream-base),
-  then one branch per variant, each checked out in a worktree of its own so
-  that a variant's build never recompiles for another's sake:
-    fixed          the series, `git am` onto the base (the tree itself)
+  then one branch per variant:
+    fixed          the series, `git am` onto the base
     unfixed        the series without its first patch: the others
-                   cherry-picked onto the base (linux-<base>-unfixed)
+                   cherry-picked onto the base
     iter-unfixed   the fix without its rb_advance_iter() part, then the
-                   others (linux-<base>-iter-unfixed)
-  The branches are made in a scratch worktree (linux-<base>-scratch), so
-  that a worktree's files change only where its variant's content does.
-  Nothing changed since the last run (same patches, same commits checked
-  out): nothing is done;
+                   others
+  The branches are made in a scratch worktree (linux-<base>-scratch). The
+  tree itself goes from one variant to the next for its builds, which
+  changes kernel/trace/ring_buffer.c alone, and gives the files it changes
+  the time of the variant's commit: a build directory whose objects are
+  newer than that commit rebuilds nothing, and every build directory sees
+  a new series as new. Nothing changed since the last run (same patches,
+  the tree at one of their commits): nothing is done. A run ends with the
+  tree at the fixed variant, the whole series applied;
 - checks the patches: checkpatch --strict, subjects, no author and no
   Signed-off-by in them, the new files covered by MAINTAINERS;
 - writes the series as it goes to the list, with its cover letter, into
@@ -186,6 +189,8 @@ def without_identity(text: str) -> str:
 
 def identity_problems(name: str, text: str) -> List[str]:
     out = []
+    if AM_AUTHOR.split(' <')[0] in text:
+        out.append(f'{name}: names the harness ({AM_AUTHOR}), the author of its commits')
     if any(line.startswith('From: ') for line in header(text).split('\n')):
         out.append(f'{name}: has a From: header (the submitter is the author)')
     if re.search(r'^Signed-off-by:', text, re.M):
@@ -280,14 +285,10 @@ class State:
 class Prepared:
     base: Base
     tree: Path
-    worktrees: Dict[str, Path]           # variant -> where it is checked out
+    commits: Dict[str, str]              # variant -> its commit
     patch_commits: List[str]
     base_commit: str
     changed: bool
-
-
-def worktree_path(tree: Path, variant: Variant) -> Path:
-    return tree if variant is FIXED else tree.with_name(f'{tree.name}-{variant.name}')
 
 
 def scratch_path(tree: Path) -> Path:
@@ -401,10 +402,27 @@ def _clean(where: Path) -> bool:
                                                                    '-uno'])
 
 
+def select(prep: Prepared, variant: Variant) -> None:
+    """The tree at the variant's commit; the files that change get that
+    commit's time (see the module's docstring)."""
+    commit = prep.commits[variant.name]
+    head = gitutil.rev(prep.tree, 'HEAD')
+    if head == commit:
+        return
+    changed = gitutil.lines(prep.tree, ['diff', '--name-only', str(head), commit])
+    gitutil.run(prep.tree, ['checkout', '-q', '-f', '--detach', commit])
+    when = int(gitutil.out(prep.tree, ['show', '-s', '--format=%ct', commit]))
+    for rel in changed:
+        path = prep.tree / rel
+        if path.is_file():
+            os.utime(path, (when, when))
+
+
 def prepare(base: Base, repo: Path, cache: Path, variants: List[Variant], say: Say,
             force: bool = False) -> Prepared:
-    """The tree and its worktrees at the series' variants; a no-op (a few
-    git queries) when the patches and the checkouts are as last time."""
+    """The tree with a branch per variant, at the fixed one; a no-op (a few
+    git queries) when the patches are as last time and the tree at one of
+    their commits."""
     tree = base.tree(cache)
     patches = read_series(base.series_dir(repo))
     if not (tree / '.git').exists():
@@ -418,17 +436,15 @@ def prepare(base: Base, repo: Path, cache: Path, variants: List[Variant], say: S
         raise HarnessError(f'{tree} has no {BASE_TAG} tag: remove the tree to start again')
     state = _load_state(tree)
     entries = [{'name': p.name, 'sha256': p.sha256} for p in patches]
-    worktrees = {v.name: worktree_path(tree, v) for v in variants}
+    head = gitutil.rev(tree, 'HEAD')
     same = (state.base == base_commit and state.series == entries and
             len(state.patch_commits) == len(patches) and
-            all(state.commits.get(v.name) == gitutil.rev(worktrees[v.name], 'HEAD')
-                for v in variants if (worktrees[v.name] / '.git').exists()) and
-            all(v.name in state.commits and _clean(worktrees[v.name]) for v in variants))
+            all(v.name in state.commits for v in variants) and
+            head in state.commits.values() and _clean(tree))
     if same:
-        return Prepared(base, tree, worktrees, state.patch_commits, base_commit, False)
+        return Prepared(base, tree, state.commits, state.patch_commits, base_commit, False)
     if state.commits and not force:
-        head = gitutil.rev(tree, 'HEAD')
-        if head not in (state.commits.get(FIXED.name), base_commit):
+        if head not in list(state.commits.values()) + [base_commit]:
             raise HarnessError(f'{tree} has commits of its own on top of the series '
                                f'(HEAD {head}): `tools/upstream.py export {base.name}` '
                                'writes them to the series directory, FORCE=1 discards them')
@@ -447,10 +463,11 @@ def prepare(base: Base, repo: Path, cache: Path, variants: List[Variant], say: S
             commits[variant.name] = _commit_variant(scratch, variant, patch_commits)
     gitutil.run(scratch, ['checkout', '-q', '--detach'])
     for variant in variants:
-        _checkout(tree, worktrees[variant.name], commits[variant.name])
-        say(f'  {variant.name}: {worktrees[variant.name]} at {commits[variant.name][:12]}')
+        say(f'  {variant.name}: {commits[variant.name][:12]}')
+    prep = Prepared(base, tree, commits, patch_commits, base_commit, True)
+    select(prep, FIXED if FIXED.name in commits else variants[0])
     _save_state(tree, State(base_commit, entries, commits, patch_commits))
-    return Prepared(base, tree, worktrees, patch_commits, base_commit, True)
+    return prep
 
 
 # -- export (the developer's way back from the tree to the series directory) ----------------
@@ -533,8 +550,8 @@ def cover_letter(prep: Prepared, repo: Path, out: Path, patches: List[Patch],
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob('[0-9][0-9][0-9][0-9]-*.patch'):
         old.unlink()
-    fixed = prep.worktrees.get(FIXED.name, prep.tree)
-    head = gitutil.rev(fixed, 'HEAD') or 'HEAD'
+    fixed = prep.tree
+    head = prep.commits.get(FIXED.name, 'HEAD')
     gitutil.run(prep.tree, ['format-patch', '--cover-letter', '--numbered', '--no-signature',
                             '--zero-commit', '--subject-prefix=PATCH', '-q', '-o', str(out),
                             f'{BASE_TAG}..{head}'])
@@ -554,8 +571,11 @@ def cover_letter(prep: Prepared, repo: Path, out: Path, patches: List[Patch],
         raise HarnessError('git format-patch wrote a cover letter without its placeholders')
     text = text.replace('*** SUBJECT HERE ***', subject.strip())
     text = text.replace('*** BLURB HERE ***', body.rstrip('\n'))
+    # The shortlog's "Author (N):" is the harness, which the letter must not name
+    text = re.sub(r'^' + re.escape(AM_AUTHOR.split(' <')[0]) + r' \((\d+)\):$',
+                  r'Patches (\1):', text, flags=re.M)
     letter.write_text(without_identity(text))
-    unfixed = prep.worktrees.get(UNFIXED.name)
+    unfixed = prep.commits.get(UNFIXED.name)
     if unfixed is not None:
         # Patches 2.. as they apply without patch 1: a series that wants the
         # hooks and the test on an unfixed kernel takes these
@@ -564,7 +584,7 @@ def cover_letter(prep: Prepared, repo: Path, out: Path, patches: List[Patch],
             shutil.rmtree(udir)
         gitutil.run(prep.tree, ['format-patch', '--no-signature', '--zero-commit',
                                 '--subject-prefix=PATCH', '-q', '-o', str(udir),
-                                f'{BASE_TAG}..{gitutil.rev(unfixed, "HEAD")}'])
+                                f'{BASE_TAG}..{unfixed}'])
         for made_patch in udir.glob('*.patch'):
             made_patch.write_text(without_identity(made_patch.read_text()))
     return letter
@@ -580,7 +600,7 @@ ELAPSED = re.compile(r'Elapsed time: ([0-9.]+)s total, ([0-9.]+)s configuring, '
 class Boot:
     statuses: Dict[str, str]          # suite.case -> PASS, FAIL, ...
     returncode: int
-    seconds: float
+    seconds: float                    # kunit.py's running time (the wall time without it)
     log: str
 
     def failed(self) -> List[str]:
@@ -643,7 +663,8 @@ def _kunit(cmd: List[str], cwd: Path, env: Dict[str, str], out: Path) -> Tuple[i
 
 def run_variant(prep: Prepared, arch: Arch, variant: Variant, runs: int, jobs: int,
                 cache: Path, env: Dict[str, str], out_dir: Path, say: Say) -> VariantRun:
-    where = prep.worktrees[variant.name]
+    where = prep.tree
+    select(prep, variant)
     bdir = build_dir(cache, prep.base, arch, variant)
     result = VariantRun(prep.base.name, arch.name, variant.name, list(variant.red))
     tag = f'[{prep.base.name} {arch.name} {variant.name}]'
@@ -653,21 +674,24 @@ def run_variant(prep: Prepared, arch: Arch, variant: Variant, runs: int, jobs: i
             log = bdir / 'test.log'
             if log.exists():
                 log.unlink()
-            stem = out_dir / f'{prep.base.name}-{arch.name}-{variant.name}-{index + 1}'
+            stem = f'{prep.base.name}-{arch.name}-{variant.name}-{index + 1}'
+            kunit_out, saved_log = out_dir / f'{stem}.kunit.txt', out_dir / f'{stem}.log'
             code, output, seconds = _kunit(kunit_command(where, sub, arch, bdir, jobs), where,
-                                           env, stem.with_suffix('.kunit.txt'))
+                                           env, kunit_out)
             if sub == 'run':
                 result.run_s = seconds
                 match = ELAPSED.search(output)
                 result.build_s = float(match.group(3)) if match else 0.0
                 if not log.is_file():
                     result.error = f'kunit.py run failed before booting (exit {code})'
-                    say(f'  {tag} {result.error}: {stem.with_suffix(".kunit.txt")}')
+                    say(f'  {tag} {result.error}: {kunit_out}')
                     return result
             lines = log.read_text(errors='replace').splitlines() if log.is_file() else []
             if lines:
-                shutil.copyfile(log, stem.with_suffix('.log'))
-            boot = Boot(statuses(lines), code, seconds, str(stem.with_suffix('.log')))
+                shutil.copyfile(log, saved_log)
+            match = ELAPSED.search(output)
+            boot = Boot(statuses(lines), code, float(match.group(4)) if match else seconds,
+                        str(saved_log))
             result.boots.append(boot)
             say(f'  {tag} boot {index + 1}/{runs}: {len(boot.statuses)} cases, failed: '
                 f'{", ".join(boot.failed()) or "none"} '
@@ -725,7 +749,8 @@ def text_check(prep: Prepared, arch: Arch, cache: Path, jobs: int, env: Dict[str
     patch (the series' second), the hooks' option off, in one
     configuration (the fixed build's, the test off): the same code."""
     t0 = time.monotonic()
-    tree = prep.worktrees[FIXED.name]
+    select(prep, FIXED)
+    tree = prep.tree
     kunit_dir = build_dir(cache, prep.base, arch, FIXED)
     tdir = cache / 'build' / f'upstream-{prep.base.name}-{arch.name}-text'
     config = kunit_dir / '.config'
@@ -786,8 +811,8 @@ class BaseResult:
 def figures(runs: List[VariantRun]) -> List[str]:
     """The table of the runs: per base, arch and variant, the boots that
     failed exactly the expected cases, and each race case's results."""
-    rows = [['base', 'arch', 'variant', 'as expected', READER_CASE, ITER_CASE, 'build',
-             'boot']]
+    rows = [['base', 'arch', 'variant', 'as expected', 'reader case', 'iterator case',
+             'build', 'boot']]
     for run in runs:
         n = len(run.boots)
 
@@ -796,7 +821,7 @@ def figures(runs: List[VariantRun]) -> List[str]:
             red = full in run.red
             got = run.count(full, ktap.FAIL if red else ktap.PASS)
             return f'{"red" if red else "green"} {got}/{n}'
-        boot_s = sum(b.seconds for b in run.boots[1:]) / max(1, n - 1) if n > 1 else 0.0
+        boot_s = sum(b.seconds for b in run.boots) / max(1, n)
         rows.append([run.base, run.arch, run.variant,
                      f'{run.matched()}/{n}' if not run.error else run.error,
                      cell(READER_CASE), cell(ITER_CASE), f'{run.build_s:.0f} s',
@@ -824,32 +849,43 @@ def run(repo: Path, env: Mapping[str, str], bases: List[Base], arches: List[Arch
     kenv = series.build_env(dict(env))
     done = []
     for base in bases:
-        res = BaseResult(base.name)
-        done.append(res)
-        t0 = time.monotonic()
-        prep = prepare(base, repo, cache, variants, say, force)
-        res.prepare_s = time.monotonic() - t0
-        say(f'upstream {base.name}: tree {prep.tree} '
-            f'({"prepared" if prep.changed else "unchanged"}, {res.prepare_s:.1f} s)')
-        patches = read_series(base.series_dir(repo))
-        res.checks += [series.subject_check([p.path for p in patches]),
-                       checkpatch(prep.tree, patches), maintained(prep.tree, patches)]
-        for arch in arches:
-            for variant in variants:
-                res.runs.append(run_variant(prep, arch, variant, runs, jobs, cache, kenv,
-                                            out_dir, say))
-            if text and FIXED in variants:
-                say(f'[{base.name} {arch.name}] ring_buffer.o with the hooks off: the fix '
-                    'alone against the fix and the hooks patch')
-                res.texts.append(text_check(prep, arch, cache, jobs, kenv, say))
-                say(f'  {"ok" if res.texts[-1].ok else "FAIL"}: {res.texts[-1].detail}')
-        results = figures(res.runs) + [''] + [
-            f'{t.arch}: ring_buffer.o with the hooks off, {t.detail}' for t in res.texts]
-        letter = cover_letter(prep, repo, out_dir / base.name, patches, results)
-        res.letter = str(letter)
-        res.checks.append(identity(patches, letter))
+        with kunitrun.build_lock(cache / 'upstream' / f'.lock-{base.name}', say):
+            done.append(run_base(repo, cache, base, arches, variants, runs, jobs, text, force,
+                                 kenv, out_dir, say))
     write_summary(out_dir / 'summary.json', done)
     return done, out_dir
+
+
+def run_base(repo: Path, cache: Path, base: Base, arches: List[Arch], variants: List[Variant],
+             runs: int, jobs: int, text: bool, force: bool, kenv: Dict[str, str],
+             out_dir: Path, say: Say) -> BaseResult:
+    """One base: prepare, check, build and boot, compare, write the series."""
+    res = BaseResult(base.name)
+    t0 = time.monotonic()
+    prep = prepare(base, repo, cache, variants, say, force)
+    res.prepare_s = time.monotonic() - t0
+    say(f'upstream {base.name}: tree {prep.tree} '
+        f'({"prepared" if prep.changed else "unchanged"}, {res.prepare_s:.1f} s)')
+    patches = read_series(base.series_dir(repo))
+    res.checks += [series.subject_check([p.path for p in patches]),
+                   checkpatch(prep.tree, patches), maintained(prep.tree, patches)]
+    for arch in arches:
+        for variant in variants:
+            res.runs.append(run_variant(prep, arch, variant, runs, jobs, cache, kenv,
+                                        out_dir, say))
+        if text and FIXED in variants:
+            say(f'[{base.name} {arch.name}] ring_buffer.o with the hooks off: the fix '
+                'alone against the fix and the hooks patch')
+            res.texts.append(text_check(prep, arch, cache, jobs, kenv, say))
+            say(f'  {"ok" if res.texts[-1].ok else "FAIL"}: {res.texts[-1].detail}')
+    results = ['  ' + line for line in figures(res.runs)] + [''] + [
+        f'{t.arch}: ring_buffer.o with the hooks off, {t.detail}' for t in res.texts]
+    if FIXED in variants:
+        select(prep, FIXED)
+    letter = cover_letter(prep, repo, out_dir / base.name, patches, results)
+    res.letter = str(letter)
+    res.checks.append(identity(patches, letter))
+    return res
 
 
 def write_summary(path: Path, done: List[BaseResult]) -> None:

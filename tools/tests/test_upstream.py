@@ -67,7 +67,7 @@ class SeriesFilesTest(TempDirTest):
         self.assertEqual(upstream.identity_problems('p', bare), [])
         amable = upstream.with_author(bare)
         self.assertEqual(amable.split('\n')[1], f'From: {upstream.AM_AUTHOR}')
-        self.assertEqual(len(upstream.identity_problems('p', amable)), 1)
+        self.assertEqual(len(upstream.identity_problems('p', amable)), 2)
         signed = bare.replace('Body.', 'Body.\n\nSigned-off-by: A <a@b.c>')
         self.assertIn('Signed-off-by', upstream.identity_problems('p', signed)[0])
 
@@ -151,7 +151,8 @@ class TreeTest(TempDirTest):
                                 self.said.append, force)
 
     def source(self, prep: upstream.Prepared, variant: upstream.Variant) -> str:
-        return (prep.worktrees[variant.name] / 'kernel/trace/ring_buffer.c').read_text()
+        upstream.select(prep, variant)
+        return (self.tree / 'kernel/trace/ring_buffer.c').read_text()
 
     def test_export(self) -> None:
         sdir = self.base.series_dir(self.repo)
@@ -165,6 +166,7 @@ class TreeTest(TempDirTest):
     def test_variants_and_no_op(self) -> None:
         prep = self.prepare()
         self.assertTrue(prep.changed)
+        self.assertEqual(git(self.tree, 'rev-parse', 'HEAD').strip(), prep.commits['fixed'])
         fixed = self.source(prep, upstream.FIXED)
         self.assertIn('a = 11;', fixed)
         self.assertIn('a = 22;', fixed)
@@ -173,25 +175,30 @@ class TreeTest(TempDirTest):
         self.assertIn('a = 1;', unfixed)
         self.assertIn('a = 2;', unfixed)
         self.assertIn('hook(1);', unfixed)
-        self.assertTrue((prep.worktrees['unfixed'] / 'kernel/trace/test.c').is_file())
+        self.assertTrue((self.tree / 'kernel/trace/test.c').is_file())
         part = self.source(prep, upstream.ITER_UNFIXED)
         self.assertIn('a = 11;', part)
         self.assertIn('a = 2;', part)
         self.assertIn('hook(2);', part)
         self.assertEqual(git(self.tree, 'log', '-1', '--format=%an <%ae>').strip(),
                          upstream.AM_AUTHOR)
+        # Back at a variant, the file has its commit's time, whatever the day
+        self.source(prep, upstream.FIXED)
+        when = int(git(self.tree, 'show', '-s', '--format=%ct', prep.commits['fixed']))
+        self.assertEqual((self.tree / 'kernel/trace/ring_buffer.c').stat().st_mtime, when)
 
-        before = {v: mtimes(p) for v, p in prep.worktrees.items()}
+        before = mtimes(self.tree)
         again = self.prepare()
         self.assertFalse(again.changed)
-        self.assertEqual({v: mtimes(p) for v, p in again.worktrees.items()}, before)
+        self.assertEqual(mtimes(self.tree), before)
 
         # A new changelog: new commits, the same files, none of them touched
         sdir = self.base.series_dir(self.repo)
         edit(sdir / self.names[2], 'Why.', 'Why not.')
         third = self.prepare()
         self.assertTrue(third.changed)
-        self.assertEqual({v: mtimes(p) for v, p in third.worktrees.items()}, before)
+        self.assertNotEqual(third.commits['fixed'], prep.commits['fixed'])
+        self.assertEqual(mtimes(self.tree), before)
 
     def test_work_in_the_tree_is_kept(self) -> None:
         self.prepare()
