@@ -502,16 +502,31 @@ def export(base: Base, repo: Path, cache: Path, say: Say) -> List[str]:
 
 # -- checks --------------------------------------------------------------------------------
 
+def system_python_env() -> Dict[str, str]:
+    """checkpatch's SPDX check runs `python3` from PATH: Debian's, which has
+    python3-ply (as checks.py does for the bench's series)."""
+    env = dict(os.environ)
+    env['PATH'] = '/usr/bin:/bin:' + env.get('PATH', '')
+    return env
+
+
 def checkpatch(tree: Path, patches: List[Patch]) -> CheckResult:
+    """checkpatch --strict of the tree on each patch: nothing to say, and
+    nothing on stderr either (its SPDX check needs Debian's python3)."""
     ignored = ','.join(sorted(CHECKPATCH_IGNORED))
-    cmd = ['perl', str(tree / 'scripts' / 'checkpatch.pl'), '--strict', '--no-summary',
-           '--terse', '--ignore', ignored] + [str(p.path) for p in patches]
-    proc = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, errors='replace')
     result = CheckResult(f'checkpatch --strict ({len(patches)} patches; ignored: '
                          + '; '.join(f'{k}: {v}' for k, v in sorted(CHECKPATCH_IGNORED.items()))
-                         + ')', proc.returncode == 0)
-    if not result.ok:
-        result.problems = (proc.stdout + proc.stderr).strip().splitlines()[-30:]
+                         + ')', True)
+    for patch in patches:
+        cmd = ['perl', str(tree / 'scripts' / 'checkpatch.pl'), '--strict', '--no-summary',
+               '--terse', '--color=never', '--show-types', '--ignore', ignored,
+               str(patch.path)]
+        proc = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, errors='replace',
+                              env=system_python_env())
+        if proc.returncode or proc.stdout.strip() or proc.stderr.strip():
+            result.ok = False
+            result.problems += [f'{patch.name}: exit {proc.returncode}'] + [
+                '    ' + line for line in (proc.stdout + proc.stderr).strip().splitlines()[-20:]]
     return result
 
 
