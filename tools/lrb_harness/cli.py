@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
 
 from . import (checks, contracts, kunitrun, paths, report, results, series, sparse, srcdirs,
-               suites, testrecord, tree)
+               suites, testrecord, tree, upstream)
 from .errors import HarnessError
 from .profiles import (ARCH_GROUPS, DEFAULT_PROFILE, Profile, Target, VALID_ARCHES,
                        load_profile, parse_arches, profile_names)
@@ -397,6 +397,10 @@ def cmd_w1(ctx: Context, args: argparse.Namespace) -> int:
 CI_EXTRA_PASSES = [('kcsan+lockdep', 'x86_64'), ('kcsan', 'arm64-lse'), ('align8', 'x86_64'),
                    ('ftrace', 'x86_64')]
 ALL_SANITIZER_PASSES = [(p, 'x86_64,arm64-lse') for p in ('kcsan', 'kasan', 'lockdep', 'kmemleak')]
+# make upstream's (base, arch) passes that `test` runs too, each variant of the
+# standalone series built and booted once (docs/upstream/README.md has the
+# cost); off until CI time is measured, e.g. [('6.12', 'x86_64')]
+UPSTREAM_IN_TEST: List[Tuple[str, str]] = []
 
 
 def run_passes(ctx: Context, prep: tree.Prepared, passes: List['tuple[str, str]'], jobs: int,
@@ -462,6 +466,10 @@ def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     w1_found.append(run_model())
     step_times['model'] = time.monotonic() - t0
+    if UPSTREAM_IN_TEST:
+        t0 = time.monotonic()
+        w1_found += upstream.ci_checks(ctx.repo, ctx.env, UPSTREAM_IN_TEST, args.jobs, say)
+        step_times['upstream'] = time.monotonic() - t0
     extra = [] if args.no_sanitizers or profile.name != DEFAULT_PROFILE else \
         run_passes(ctx, prep, CI_EXTRA_PASSES, args.jobs, step_times)
     for run in [res] + extra:

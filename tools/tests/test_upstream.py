@@ -256,3 +256,34 @@ class ElfTest(TempDirTest):
             bad = self.tmp / 'bad.o'
             bad.write_bytes(b'not elf')
             elfcmp.read(bad)
+
+
+class CiTest(TempDirTest):
+    """make test's opt-in: one check per (base, arch), from a run."""
+
+    def test_ci_checks(self) -> None:
+        calls = []
+
+        def fake_run(repo: Path, env: object, bases: List[upstream.Base],
+                     arches: List[upstream.Arch], variants: List[upstream.Variant], runs: int,
+                     jobs: int, text: bool, force: bool,
+                     say: object) -> 'tuple[List[upstream.BaseResult], Path]':
+            calls.append((bases[0].name, arches[0].name, runs, text))
+            res = upstream.BaseResult(bases[0].name)
+            run = upstream.VariantRun(bases[0].name, arches[0].name, 'unfixed',
+                                      list(upstream.UNFIXED.red))
+            failed = {case: ktap.FAIL for case in upstream.UNFIXED.red}
+            run.boots = [upstream.Boot(failed if bases[0].name == '6.12' else {}, 1, 2.0, '')]
+            res.runs = [run]
+            return [res], self.tmp
+
+        real = upstream.run
+        upstream.run = fake_run
+        try:
+            found = upstream.ci_checks(self.tmp, {}, [('6.12', 'x86_64'), ('6.1', 'arm64')],
+                                       2, lambda _m: None)
+        finally:
+            upstream.run = real
+        self.assertEqual(calls, [('6.12', 'x86_64', 1, False), ('6.1', 'arm64', 1, False)])
+        self.assertEqual([c.ok for c in found], [True, False])
+        self.assertIn('unfixed: 0/1 as expected', found[1].problems)
