@@ -485,9 +485,11 @@ static bool stress_nested_seen(struct stress_run *run)
  *
  * Writers on every online CPU but the test thread's, each with an hrtimer
  * writer nested on its CPU, for lrb_stress_ms (up to STRESS_MAX_RUNS times
- * that until a timer write has nested in a task's write); the test thread
- * reads; then every CPU is drained and its counters are checked against
- * what the writers and the reader saw.
+ * that until a timer write has nested in a task's write, the writers have
+ * overwritten in overwrite mode and the reader has read while they ran:
+ * slow machines get more time to cover what the run checks); the test
+ * thread reads; then every CPU is drained and its counters are checked
+ * against what the writers and the reader saw.
  */
 void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 {
@@ -499,7 +501,7 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 	struct lrb_stats st;
 	void *page = NULL;
 	bool overran;
-	u64 start, end, halfway, last;
+	u64 start, end, last, first_read_by;
 	unsigned int ran_ms;
 	int cpu, writers = 0;
 	unsigned int got;
@@ -547,13 +549,15 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 
 	start = local_clock();
 	end = start + (u64)lrb_stress_ms * NSEC_PER_MSEC;
-	halfway = end - (u64)lrb_stress_ms * NSEC_PER_MSEC / 2;
 	last = end + (u64)(STRESS_MAX_RUNS - 1) * lrb_stress_ms * NSEC_PER_MSEC;
+	/* The reader waits for an overwrite, leaving half a run to read in */
+	first_read_by = last - (u64)lrb_stress_ms * NSEC_PER_MSEC / 2;
 	overran = !p->overwrite;
 	while (local_clock() < end ||
-	       (local_clock() < last && !stress_nested_seen(run))) {
+	       (local_clock() < last &&
+		(!stress_nested_seen(run) || !overran || !live_read))) {
 		if (!overran) {
-			overran = stress_overran(run) || local_clock() >= halfway;
+			overran = stress_overran(run) || local_clock() >= first_read_by;
 			cond_resched();
 			continue;
 		}
@@ -569,11 +573,13 @@ void stress_engine_run(struct kunit *test, const struct stress_ops *ops)
 				got += stress_consume(run, cpu);
 		}
 		stress_sample_counters(run);
+		live_read += got;
 		if (!got)
 			cpu_relax();
 		cond_resched();
 	}
 	ran_ms = div_u64(local_clock() - start, NSEC_PER_MSEC);
+	live_read = 0;
 	for_each_online_cpu(cpu)
 		live_read += run->cpus[cpu].read;
 	WRITE_ONCE(run->stop, true);
