@@ -360,6 +360,30 @@ MODEL_PLANTS: List[Plant] = [
           'LRB_PAGE_HEAD,\n\t\t\t\t     LRB_PAGE_NORMAL);\n',
           '\t\t\tlrb_hook(cb, LRB_HOOK_STALE_HEAD);\n',
           trail_failed('no_stale_reset_1'), kernel_args=()),
+    Plant('model_no_end_recheck',
+          'the outermost writer leaves lrb_end_commit() without looking for a writer that '
+          'came in after it read the write index',
+          'default', 'x86_64', ['lrb_nesting.nesting_model_trail'],
+          '\t\tif (likely(READ_ONCE(cb->tail_page) == page &&\n'
+          '\t\t\t   lrb_index(&page->write) == index))\n\t\t\tbreak;\n',
+          '\t\tbreak;\n',
+          trail_failed('no_end_recheck_1'), kernel_args=()),
+    Plant('model_no_tail_recheck',
+          'lrb_tail_page_update() resets the next page even when a nested writer moved the '
+          'tail since',
+          'default', 'x86_64', ['lrb_nesting.nesting_model_trail'],
+          '\tbarrier();\n\tif (tail_page != READ_ONCE(cb->tail_page))\n\t\treturn;\n\n'
+          '\tlrb_hook(cb, LRB_HOOK_TAIL_RESET);\n',
+          '\tbarrier();\n\tlrb_hook(cb, LRB_HOOK_TAIL_RESET);\n',
+          trail_failed('no_tail_recheck_1'), kernel_args=()),
+    Plant('model_no_next_commit_check',
+          'lrb_move_tail() moves on when the next page is the commit page (nested writers '
+          'went all the way round)',
+          'default', 'x86_64', ['lrb_nesting.nesting_model_trail'],
+          '\tif (unlikely(next_page == commit_page)) {\n\t\tlocal_inc(&cb->commit_overrun);\n'
+          '\t\tgoto fail;\n\t}\n',
+          '',
+          trail_failed('no_next_commit_check_1'), kernel_args=()),
 ]
 
 # The kernel's buffer (series patch 1's hook points): a change of the kernel
