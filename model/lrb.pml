@@ -46,7 +46,7 @@
  *     M_NO_HEADER_RECHECK, M_COUNT_AFTER_PUBLISH, M_NO_PUSHING_CHECK,
  *     M_NO_END_RECHECK, M_NO_NEXT_COMMIT_CHECK, M_NO_TAIL_RECHECK,
  *     M_NO_READER_PAGE_CHECK, M_NO_EMPTY_HEAD_CHECK, M_CLEAR_AFTER_RECHECK,
- *     M_RDCPU_SPIN, M_READER_PAGE_STALE (lrb as it stands: docs/model.md)
+ *     M_RDCPU_SPIN, M_READER_PAGE_STALE (lrb before its fix: docs/model.md)
  *   barriers, the writers' end: M_NO_WMB_INDEX, M_NO_WMB_INDEX_LOOP,
  *     M_NO_WMB_INDEX_TAIL, M_NO_WMB_COMMIT_PAGE,
  *     M_PUSHING_UNORDERED, M_OVERRUN_UNORDERED, M_VERSION_UNORDERED,
@@ -125,7 +125,7 @@
 #define UPDATE		2
 #define MOVED		4
 
-mtype = { STAMP, RESERVED, MOVE_TAIL, HEAD_UPDATE_BEFORE, HEAD_UPDATE_AFTER,
+mtype = { STAMP, RESERVED, MOVE_TAIL, COMMIT_PREV, HEAD_UPDATE_BEFORE, HEAD_UPDATE_AFTER,
 	  NEW_HEAD_BEFORE, NEW_HEAD_AFTER, STALE_HEAD, HEAD_NORMAL_BEFORE,
 	  TAIL_RESET, TAIL_BEFORE, TAIL_AFTER, COMMIT_BEFORE, COMMIT_AFTER,
 	  READER_PAGE, READER_BEFORE_SWAP, READER_SWAP_FAILED, READER_SPIN,
@@ -764,7 +764,7 @@ move_tail:
 			/* lrb_is_reader_page(commit_page): its prev, then prev's next */
 			IRQ(at_prev_next);
 			atomic { t2 = prv[cp] };
-			IRQ(at_prev_next);
+			HOOK(COMMIT_PREV);
 			atomic { f = (nxt[t2] != cp); ret = (cp == rdpg) };
 #ifdef M_NO_READER_PAGE_CHECK
 			f = false;
@@ -776,7 +776,7 @@ move_tail:
 			 * its next swap makes a ring page look like the reader page.
 			 * The prev pointer again: if it moved, look again (the reader
 			 * fixes it before it rewrites that page's next: docs/model.md,
-			 * "A stale prev pointer"; the C code lacks this recheck).
+			 * "A stale prev pointer"; lrb_commit_on_reader_page()).
 			 */
 			if
 			:: f ->

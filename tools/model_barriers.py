@@ -122,6 +122,16 @@ NOT_MODELLED: Dict[str, str] = {
     'lrb_reader_mb_done': 'the helper itself: the swap cmpxchg is the barrier',
     'lrb_swap_reader_page:lrb_reader_mb_done': 'the stale-read emulation after the swap '
                                                'cmpxchg (swap_mb)',
+    # The pair of the stale prev pointer's fix: the model's reader stores are
+    # sequentially consistent (docs/model.md, "Not checked"), so no mutation
+    # of the model can remove either end; lrb_smp.writer_commit_prev_goes_stale
+    # replays the window, not the reordering
+    'lrb_commit_on_reader_page': "the writer's smp_rmb() before the commit page's prev "
+                                 "again; pairs with the reader's smp_wmb() before it points "
+                                 "a page's next: reader stores are not weak in the model",
+    'lrb_swap_reader_page:smp_wmb': "the reader's smp_wmb() before it points its page's next; "
+                                    "pairs with lrb_commit_on_reader_page()'s smp_rmb(): "
+                                    "reader stores are not weak in the model",
 }
 
 
