@@ -63,6 +63,8 @@ PROPERTIES: Dict[str, Property] = {p.name: p for p in [
              _av('(committed>=(nread+overrun))')),
     Property('stats_entries', 'the counters read as one snapshot: committed >= read + overrun',
              _av('(j>=(nread+ov))')),
+    Property('stats_pushes', 'the counters read as one snapshot: every push before the '
+             'store of the count they read is in their overrun', _av('(ov>=ovc[i])')),
     Property('reservation', "a writer's reservation is its own until it writes",
              r'^assertion violated \(resv\['),
     Property('slot_owner', 'no slot is held by a writer and the reader, nor reset while held',
@@ -456,6 +458,18 @@ MUTATIONS: List[Mutation] = [
              C_W_STATS_LAPS,
              'stats_entries', c_end='lrb_cpu_counts(): the second smp_rmb()',
              shortest=False),
+    Mutation('no_rmb_stats_first',
+             'lrb_cpu_counts() without its first read barrier: the overrun may be loaded '
+             'before the first load of committed, and miss pushes counted before it',
+             'M_NO_RMB_STATS_FIRST',
+             cfg('w_stats_push', '', LAP, OUTER=1, WEAK=W_COUNT | W_OV, STATS=1),
+             'stats_pushes', c_end='lrb_cpu_counts(): the first smp_rmb()'),
+    Mutation('head_set_release',
+             'the flag cmpxchgs of lrb_head_set() only release-ordered: their own store may '
+             'reach the reader after the stores that follow it (the version bump)',
+             'M_HEAD_SET_RELEASE', C_W_LAP, 'exact_loss', extra={'EXACT_LOST': 1},
+             c_end='lrb_head_set(): try_cmpxchg() fully ordered (before the version bump)',
+             shortest=False),
 ]
 
 # Variants SPIN does not refute, each with the reason: they are built and
@@ -464,7 +478,7 @@ MUTATIONS: List[Mutation] = [
 UNREFUTED: List[Tuple[Mutation, str]] = [
     (Mutation('version_unordered',
               "the flag cmpxchgs do not publish the version bump of lrb_tail_page_update()",
-              'M_VERSION_UNORDERED', C_W_LAP_NESTED, 'exact_loss', extra={'EXACT_LOST': 1},
+              'M_VERSION_UNORDERED', C_W_LAP, 'exact_loss', extra={'EXACT_LOST': 1},
               c_end='lrb_head_set(): try_cmpxchg() fully ordered (after the version bump)',
               shortest=False),
      'a lap cannot bring the HEADER back to the head page before the commit has moved past '
@@ -486,15 +500,6 @@ UNREFUTED: List[Tuple[Mutation, str]] = [
               c_end='lrb_find_head(): lrb_reader_rmb() before lrb_reader_pushing()',
               shortest=False),
      'as pushing_unordered: the other end of the same pair, searched on w_push'),
-    (Mutation('head_set_release',
-              'the flag cmpxchgs of lrb_head_set() only release-ordered: their own store may '
-              'reach the reader after the stores that follow it (the version bump)',
-              'M_HEAD_SET_RELEASE', C_W_LAP_NESTED, 'exact_loss', extra={'EXACT_LOST': 1},
-              c_end='lrb_head_set(): try_cmpxchg() fully ordered (before the version bump)',
-              shortest=False),
-     'the search completes with no violation: a lap that brings the HEADER back passes a '
-     "commit of the page after the tail's (the tail never moves onto the commit page), and "
-     "the commit's smp_wmb()s order the flag before the version bump as well"),
     (Mutation('no_empty_head_check',
               'lrb_swap_reader_page() swaps in the head when it is the commit page with '
               'nothing committed', 'M_NO_EMPTY_HEAD_CHECK',
@@ -503,12 +508,6 @@ UNREFUTED: List[Tuple[Mutation, str]] = [
      'the search completes with no violation: the reader takes an empty page the commit and '
      'the tail are on, and waits there for the writers, who go on writing it (the commit on '
      'the reader page); nothing is lost or read twice, the check saves a swap'),
-    (Mutation('no_rmb_stats_first',
-              'lrb_cpu_counts() without its first read barrier: read and overrun may be loaded '
-              'before the first load of committed', 'M_NO_RMB_STATS_FIRST', C_W_STATS_LAPS,
-              'stats_entries', c_end='lrb_cpu_counts(): the first smp_rmb()', shortest=False),
-     'loaded earlier, read and overrun can only be smaller than at the first load of '
-     'committed: committed >= read + overrun holds without it (the counters only grow)'),
 ]
 
 # Lines of the model that no configuration of `make model` reaches, each
