@@ -200,6 +200,10 @@ byte inatt;		/* bit d: writer d is in a reservation attempt */
 byte hit;		/* bit d: the ring changed under writer d since its
 			   attempt began (a nested writer or the reader) */
 bool checked;		/* the final checks passed */
+#if STATS
+byte ovc[MAXEV + 1];	/* the overrun when committed first became each
+			   value: every push before that store of the count */
+#endif
 
 /* ---- the memory model (WEAK) ------------------------------------------
  *
@@ -388,7 +392,14 @@ inline fl_reset()
 #endif
 
 #if STATS
-#define WST_COUNT(v)	WST(committed, v)
+/* the store of the count, and (ghost) the overrun at its first store of
+ * that value: the pushes the counters must show with it */
+#define WST_COUNT(v) \
+	if \
+	:: (v) != committed -> ovc[v] = overrun \
+	:: else \
+	fi; \
+	WST(committed, v)
 #else
 #define WST_COUNT(v)	committed = v
 #endif
@@ -503,19 +514,31 @@ LRB_HOOK_##P: \
 
 #ifdef M_HEAD_SET_RELEASE
 /*
- * try_cmpxchg_release(): the stores before it are published first, but its
- * own store (the flag) may reach the reader after the stores that follow
- * it: the reader's plain loads of next pointers read mflg[]/mnxt[], which
- * catch up at the writers' next barrier or when the reader's load takes
- * the pending flag; the reader's own cmpxchg sees the latest (atomicity).
+ * try_cmpxchg_release(): the stores before it reach the reader no later
+ * than its own store (the flag), which may reach it after the stores that
+ * follow it (the LKMM orders a release store after the accesses before it
+ * only). The flag stays pending: the reader's plain loads of next pointers
+ * read mflg[]/mnxt[] until a write barrier of the writers, or until a load
+ * or the swap cmpxchg of the reader takes the pending flag; then every
+ * pending store reaches memory with it (release_out(): the stores before
+ * it as the LKMM requires, and those after it at the same moment, which
+ * orders nothing the LKMM would not). A release whose pointer holds a
+ * pending flag of an earlier release: that one may reach memory first
+ * (coherence), with every store then pending. The reader's own cmpxchg
+ * sees the latest value (atomicity).
  */
 byte mnxt[NP], mflg[NP];
 #define FLAGS_OUT(p)	mnxt[p] = nxt[p]; mflg[p] = flg[p]
+#define FLAG_PENDING(p)	(mflg[p] != flg[p] || mnxt[p] != nxt[p])
 #define RD_FLAGS(p, f, n) \
 	if \
 	:: f = mflg[p]; n = mnxt[p] \
-	:: mflg[p] != flg[p] || mnxt[p] != nxt[p] -> FLAGS_OUT(p); f = flg[p]; n = nxt[p] \
+	:: FLAG_PENDING(p) -> release_out(); f = flg[p]; n = nxt[p] \
 	fi
+/* the reader's swap cmpxchg reads the latest value: if it is a pending
+ * release, it reaches memory, with the stores before it (coherence; and on
+ * success the swap is fully ordered) */
+#define FLAGS_SEEN(p)	if :: FLAG_PENDING(p) -> release_out() :: else fi
 inline flags_flush()
 {
 	wfi = 0;
@@ -525,9 +548,11 @@ inline flags_flush()
 	od;
 	wfi = 0
 }
+#define release_out()	wflush(); flags_flush()
 #else
 #define FLAGS_OUT(p)	skip
 #define RD_FLAGS(p, f, n)	f = flg[p]; n = nxt[p]
+#define FLAGS_SEEN(p)	skip
 #define flags_flush()	skip
 #endif
 
@@ -536,11 +561,16 @@ inline head_set(p, pg, old, new, found)
 	if
 	:: nxt[p] != pg -> found = MOVED
 	:: nxt[p] == pg && flg[p] == old ->
-		HS_FLUSH;
 #ifndef M_HEAD_SET_RELEASE
+		HS_FLUSH;
 		flg[p] = new;
 #else
-		flags_flush();
+		/* an earlier release of this pointer still pending may
+		 * reach memory first, with the stores before it */
+		if
+		:: FLAG_PENDING(p) -> release_out()
+		:: true
+		fi;
 		flg[p] = new;		/* pending for the reader's loads */
 #endif
 		found = old
@@ -1513,6 +1543,9 @@ find_head:
 		};
 		RHOOK(READER_BEFORE_SWAP);
 		atomic {
+			/* the cmpxchg reads the latest value, failed or not: the
+			 * reader's loads of that pointer see no older one after it */
+			FLAGS_SEEN(pv);
 			if
 			:: nxt[pv] == hd && flg[pv] == HEADER ->
 				nxt[pv] = rp; flg[pv] = NORMAL; FLAGS_OUT(pv); ok = true;
@@ -1728,14 +1761,20 @@ read_stats:
 		 * lrb_cpu_counts(): committed, then read and overrun, then
 		 * committed again, each group behind a read barrier; when the two
 		 * loads of committed agree, committed >= read + overrun (the
-		 * reader's own read count is exact)
+		 * reader's own read count is exact), and every push before the
+		 * store of that count is in the overrun read (its cmpxchgs
+		 * published the overrun before the count was stored)
 		 */
+#ifdef M_NO_RMB_STATS_FIRST
+		/* no barrier after the first load of committed: the overrun may
+		 * be loaded from the read call's start on, before it */
+		atomic { ARM(FL_OV) };
+#endif
 		atomic {
 			RLD(i, committed);
-			/* smp_rmb(): pairs with lrb_writer_wmb() before each index */
-#ifdef M_NO_RMB_STATS_FIRST
-			ARM(FL_OV);
-#else
+			/* smp_rmb(): pairs with lrb_writer_wmb() before each index
+			 * and the flag cmpxchgs (the overrun before them) */
+#ifndef M_NO_RMB_STATS_FIRST
 			fl_reset();
 #endif
 #ifdef M_NO_RMB_STATS_SECOND
@@ -1768,7 +1807,10 @@ read_stats:
 			j = committed;
 #endif
 			if
-			:: i == j -> assert(j >= nread + ov)
+			:: i == j ->
+				assert(j >= nread + ov);
+				/* the pushes before the count: none missing */
+				assert(ov >= ovc[i])
 			:: else
 			fi;
 			lrb_show(RD, stats);

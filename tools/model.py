@@ -263,12 +263,25 @@ def cmd_nesting() -> int:
     return 0
 
 
+def pick(pool: Sequence[mc.Config], names: Sequence[str]) -> List[mc.Config]:
+    """The configurations of pool named (in the order named), or all of it."""
+    if not names:
+        return list(pool)
+    by_name = {c.name: c for c in pool}
+    unknown = [n for n in names if n not in by_name]
+    if unknown:
+        raise KeyError(f'no configuration {", ".join(unknown)}; known: {", ".join(by_name)}')
+    return [by_name[n] for n in names]
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     sub = ap.add_subparsers(dest='cmd', required=True)
     run = sub.add_parser('run', help='verify the configurations')
     run.add_argument('--deep', action='store_true', help='make model-deep')
-    run.add_argument('names', nargs='*')
+    run.add_argument('--timeout', type=int, default=0,
+                     help='seconds per configuration (default: 150, --deep 4 hours)')
+    run.add_argument('names', nargs='*', help='configurations, run in this order')
     trail = sub.add_parser('trail', help='refute a mutation and print its trail')
     trail.add_argument('--all', action='store_true')
     trail.add_argument('names', nargs='*')
@@ -276,11 +289,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = ap.parse_args(argv)
     try:
         if args.cmd == 'run':
-            if not args.deep and not args.names:
+            if not args.deep and not args.names and not args.timeout:
                 return 0 if run_ci() else 1
-            pool = mc.DEEP if args.deep else mc.CI + mc.DEEP
-            chosen = [c for c in pool if not args.names or c.name in args.names]
-            timeout_s = DEEP_TIMEOUT_S if args.deep else CI_TIMEOUT_S
+            chosen = pick(mc.DEEP if args.deep else mc.CI + mc.DEEP, args.names)
+            timeout_s = args.timeout or (DEEP_TIMEOUT_S if args.deep else CI_TIMEOUT_S)
             return 0 if run_configs(chosen, timeout_s, False) else 1
         if args.cmd == 'trail':
             return cmd_trail(args.names, args.all)

@@ -63,6 +63,8 @@ PROPERTIES: Dict[str, Property] = {p.name: p for p in [
              _av('(committed>=(nread+overrun))')),
     Property('stats_entries', 'the counters read as one snapshot: committed >= read + overrun',
              _av('(j>=(nread+ov))')),
+    Property('stats_pushes', 'the counters read as one snapshot: every push before the '
+             'store of the count they read is in their overrun', _av('(ov>=ovc[i])')),
     Property('reservation', "a writer's reservation is its own until it writes",
              r'^assertion violated \(resv\['),
     Property('slot_owner', 'no slot is held by a writer and the reader, nor reset while held',
@@ -198,6 +200,14 @@ C_W_READ_PAGE = cfg('w_read_page', 'weak slots, commit indexes, commit_page and 
 C_W_LAP = cfg('w_lap', 'weak versions and overrun: m_lap', LAP, WEAK=W_VER | W_OV, big=True)
 C_W_PUSH = cfg('w_push', 'weak pushing and overrun: full ring, a nested head push', PUSH,
                big=True, WEAK=W_PUSH | W_OV)
+# The head a lap round before the reader starts (the prep writes push p1 and
+# p2), then one write pushes p3 and a nested writer helps it: the helper's
+# HEADER on p3's pointer lies past the reader's hint (p1) while the UPDATE
+# of the push it helps is behind it, and only the push count tells
+LAP_PUSH: Mapping[str, int] = dict(PAGES=3, PREP=5, OUTER=1, NEST=1, DEPTH=1, SIZES=2)
+C_W_LAP_PUSH = cfg('w_lap_push', 'weak pushing: a nested writer helps a push whose HEADER '
+                   "lies past the reader's hint, a lap after it was set", LAP_PUSH, big=True,
+                   WEAK=W_PUSH)
 C_W_STATS = cfg('w_stats', 'weak committed and overrun: the counters, and whole pages with '
                 'their missed count, read against the pushes of m_lap', LAP,
                 WEAK=W_COUNT | W_OV, STATS=1, READ_PAGE=1, big=True)
@@ -233,6 +243,7 @@ CI: List[Config] = [
     C_W_LAP,
     C_W_STATS,
     C_W_STATS_LAPS,
+    C_W_LAP_PUSH,
     C_A_WRITERS,
     # the LTL run checks the assertions too and reports a deadlock as an
     # acceptance cycle (stutter extension): it has all of r3_push's checks
@@ -283,11 +294,9 @@ DEEP: List[Config] = [
 
 WRITERS_ONLY = cfg('writers_only', 'full ring, writers only, a drain after', WRITERS)
 M_PUSH_NESTED = cfg('m_push', '', PUSH_NESTED)
-# two outer writes and two nested ones of 2 slots on a full ring: the head
-# goes a lap, so a stale HEADER may lie past the reader's hint
-M_LAP_NESTED = cfg('m_lap_nested', '', PUSH_NESTED, big=True, OUTER=2, SIZES=2)
-C_W_PUSH_NESTED = cfg('w_push_nested', '', PUSH_NESTED, WEAK=W_PUSH)
-C_W_LAP_NESTED = cfg('w_lap_nested', '', PUSH_NESTED, WEAK=W_VER | W_OV | W_PUSH, SIZES=2)
+# w_lap_push sequentially consistent: a HEADER past the reader's hint while
+# a push is in flight behind it
+M_LAP_PUSH = cfg('m_lap_push', '', LAP_PUSH, big=True)
 
 
 MUTATIONS: List[Mutation] = [
@@ -352,7 +361,7 @@ MUTATIONS: List[Mutation] = [
                    'next_page checked again'),
     Mutation('no_pushing_check',
              'lrb_find_head() takes a HEADER whatever the push count: the walk stops at '
-             'UPDATE only', 'M_NO_PUSHING_CHECK', M_LAP_NESTED, 'push_full',
+             'UPDATE only', 'M_NO_PUSHING_CHECK', M_LAP_PUSH, 'push_full',
              c_end='lrb_find_head(): HEADER taken only with lrb_reader_pushing() == 0',
              shortest=False),
     Mutation('no_end_recheck',
@@ -411,6 +420,12 @@ MUTATIONS: List[Mutation] = [
              'M_NO_WMB_COMMIT_PAGE', C_W_READER_PAGE, 'event_written',
              c_end='lrb_set_commit_to_write(): smp_wmb() before WRITE_ONCE(commit_page)',
              shortest=False),
+    Mutation('pushing_unordered',
+             "the flag cmpxchgs of lrb_head_set() do not order pushing++ before them: the "
+             "reader may see a nested writer's HEADER and not the push in flight",
+             'M_PUSHING_UNORDERED', C_W_LAP_PUSH, 'push_full',
+             c_end='lrb_head_set(): try_cmpxchg() fully ordered (after local_inc(pushing))',
+             shortest=False),
     Mutation('overrun_unordered',
              "the flag cmpxchgs of lrb_head_set() do not order the overrun before them: the "
              "reader may see the new HEADER and not the push's losses",
@@ -459,6 +474,24 @@ MUTATIONS: List[Mutation] = [
              C_W_STATS_LAPS,
              'stats_entries', c_end='lrb_cpu_counts(): the second smp_rmb()',
              shortest=False),
+    Mutation('no_rmb_walk',
+             'lrb_find_head() without its read barrier: the push count may be loaded before '
+             "the walk, and a HEADER a helper set past the reader's hint taken while the push "
+             'it helps is in flight', 'M_NO_RMB_WALK', C_W_LAP_PUSH, 'push_full',
+             c_end='lrb_find_head(): lrb_reader_rmb() before lrb_reader_pushing()',
+             shortest=False),
+    Mutation('no_rmb_stats_first',
+             'lrb_cpu_counts() without its first read barrier: the overrun may be loaded '
+             'before the first load of committed, and miss pushes counted before it',
+             'M_NO_RMB_STATS_FIRST',
+             cfg('w_stats_push', '', LAP, OUTER=1, WEAK=W_COUNT | W_OV, STATS=1),
+             'stats_pushes', c_end='lrb_cpu_counts(): the first smp_rmb()'),
+    Mutation('head_set_release',
+             'the flag cmpxchgs of lrb_head_set() only release-ordered: their own store may '
+             'reach the reader after the stores that follow it (the version bump)',
+             'M_HEAD_SET_RELEASE', C_W_LAP, 'exact_loss', extra={'EXACT_LOST': 1},
+             c_end='lrb_head_set(): try_cmpxchg() fully ordered (before the version bump)',
+             shortest=False),
 ]
 
 # Variants SPIN does not refute, each with the reason: they are built and
@@ -467,37 +500,16 @@ MUTATIONS: List[Mutation] = [
 UNREFUTED: List[Tuple[Mutation, str]] = [
     (Mutation('version_unordered',
               "the flag cmpxchgs do not publish the version bump of lrb_tail_page_update()",
-              'M_VERSION_UNORDERED', C_W_LAP_NESTED, 'exact_loss', extra={'EXACT_LOST': 1},
+              'M_VERSION_UNORDERED', C_W_LAP, 'exact_loss', extra={'EXACT_LOST': 1},
               c_end='lrb_head_set(): try_cmpxchg() fully ordered (after the version bump)',
               shortest=False),
-     'a lap cannot bring the HEADER back to the head page before the commit has moved past '
-     'the tail\'s old page (the tail never moves onto the commit page), and the commit\'s '
-     'smp_wmb()s publish the version bump: the swap\'s recheck sees it either way'),
-    (Mutation('pushing_unordered',
-              "the flag cmpxchgs of lrb_head_set() do not order pushing++ before them: the "
-              "reader may see a nested writer's HEADER and not the push in flight",
-              'M_PUSHING_UNORDERED', C_W_PUSH, 'push_full',
-              c_end='lrb_head_set(): try_cmpxchg() fully ordered (after local_inc(pushing))',
-              shortest=False),
-     'the push count matters only for a stale HEADER past the reader\'s hint, after a lap '
-     '(no_pushing_check, refuted on m_lap_nested after 50 million states): this end is '
-     'searched on w_push, where the search completes with no violation; on the shape of '
-     'm_lap_nested with pushing weak the search outgrew 20 minutes and 8 GB unrefuted'),
-    (Mutation('no_rmb_walk',
-              'lrb_find_head() without its read barrier: the push count may be loaded before '
-              'the walk', 'M_NO_RMB_WALK', C_W_PUSH, 'push_full',
-              c_end='lrb_find_head(): lrb_reader_rmb() before lrb_reader_pushing()',
-              shortest=False),
-     'as pushing_unordered: the other end of the same pair, searched on w_push'),
-    (Mutation('head_set_release',
-              'the flag cmpxchgs of lrb_head_set() only release-ordered: their own store may '
-              'reach the reader after the stores that follow it (the version bump)',
-              'M_HEAD_SET_RELEASE', C_W_LAP_NESTED, 'exact_loss', extra={'EXACT_LOST': 1},
-              c_end='lrb_head_set(): try_cmpxchg() fully ordered (before the version bump)',
-              shortest=False),
-     'the search completes with no violation: a lap that brings the HEADER back passes a '
-     "commit of the page after the tail's (the tail never moves onto the commit page), and "
-     "the commit's smp_wmb()s order the flag before the version bump as well"),
+     'searched on w_lap (no nested writer), complete with no violation: a lap puts the '
+     'HEADER back on the head page only after the commit has moved off the page it was on '
+     'when the tail entered the head page and bumped its version (the tail never moves onto '
+     'the commit page, and it enters every page before that push); each commit move is '
+     'behind an smp_wmb() of the same CPU, after the bump, which orders the bump before '
+     'that HEADER, and the swap that reads the HEADER is fully ordered before its recheck. '
+     'On w_lap_nested the search does not complete within 600 s'),
     (Mutation('no_empty_head_check',
               'lrb_swap_reader_page() swaps in the head when it is the commit page with '
               'nothing committed', 'M_NO_EMPTY_HEAD_CHECK',
@@ -506,12 +518,6 @@ UNREFUTED: List[Tuple[Mutation, str]] = [
      'the search completes with no violation: the reader takes an empty page the commit and '
      'the tail are on, and waits there for the writers, who go on writing it (the commit on '
      'the reader page); nothing is lost or read twice, the check saves a swap'),
-    (Mutation('no_rmb_stats_first',
-              'lrb_cpu_counts() without its first read barrier: read and overrun may be loaded '
-              'before the first load of committed', 'M_NO_RMB_STATS_FIRST', C_W_STATS_LAPS,
-              'stats_entries', c_end='lrb_cpu_counts(): the first smp_rmb()', shortest=False),
-     'loaded earlier, read and overrun can only be smaller than at the first load of '
-     'committed: committed >= read + overrun holds without it (the counters only grow)'),
 ]
 
 # Lines of the model that no configuration of `make model` reaches, each
@@ -532,8 +538,8 @@ UNREACHED_OK: List[Tuple[str, str, str]] = [
     ('Reader', r'flg\[i\] == UPDATE', 'the final check that no UPDATE is left: it holds'),
     ('Reader', r'\bspun\b', "the reader on the writers' CPU going back to its head search: "
      'never (the property no_spin)'),
-    ('Loads', r'FL_PUSH|fl_push', 'pushing is weak in no configuration of make model: its '
-     'pair is searched by make model-trail (no_rmb_walk, pushing_unordered)'),
+    ('Loads', r'FL_PUSH|fl_push', 'a floating load of the push count: the mutation '
+     'no_rmb_walk only'),
     ('Loads', r'FL_HDR|fl_hdr|fl_hf|fl_hn', 'a floating HEADER check: the mutation '
      'no_rmb_version only'),
     ('Loads', r'fl_c_arm|fl_c_got|fl_committed', 'a floating second load of committed: the '
