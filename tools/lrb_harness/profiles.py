@@ -69,8 +69,8 @@ TARGETS: List[Target] = [
            atomics='RISC-V LR/SC: cmpxchg is an lr.d/sc.d.rl loop (no Zacas); '
                    'local_t add/inc are amoadd.d'),
     Target('i386', 'i386', 'i386', 'qemu-system-i386', 'i386.py', None,
-           atomics='x86 lock cmpxchg (32-bit); 64-bit (local64_t time stamps): '
-                   'lock cmpxchg8b',
+           atomics='x86 lock cmpxchg (32-bit; local_t: cmpxchg, no lock); local64_t time '
+                   'stamps: lock cmpxchg8b (atomic64_*_cx8)',
            fragment=NO_LRB_FRAGMENT, note=NO_LRB_NOTE),
     Target('arm', 'arm', 'arm', 'qemu-system-arm', 'arm.py', CROSS_ARM,
            atomics='ARMv7 LL/SC: cmpxchg is an ldrex/strex loop; 64-bit (local64_t time '
