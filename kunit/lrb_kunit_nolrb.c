@@ -15,6 +15,7 @@ static const char * const lrb_hook_names[LRB_HOOK_NR] = {
 	[LRB_HOOK_STAMP]		= "stamp",
 	[LRB_HOOK_RESERVED]		= "reserved",
 	[LRB_HOOK_MOVE_TAIL]		= "move_tail",
+	[LRB_HOOK_COMMIT_PREV]		= "commit_prev",
 	[LRB_HOOK_HEAD_UPDATE_BEFORE]	= "head_update_before",
 	[LRB_HOOK_HEAD_UPDATE_AFTER]	= "head_update_after",
 	[LRB_HOOK_NEW_HEAD_BEFORE]	= "new_head_before",

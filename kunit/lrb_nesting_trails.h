@@ -20,10 +20,12 @@ static const struct nest_trail nest_trails[] = {
 	{ .name = "nested_commit_1", .plant = "model_nested_commit",
 	  .flags = LRB_FL_OVERWRITE, .pages = 3,
 	  .nprep = 3, .prep = { 4072, 4072, 4072 },
-	  .outer_len = 1600,
-	  .ninj = 1,
+	  .outer_len = 4072,
+	  .ninj = 3,
 	  .inj = {
-		{ 0, LRB_HOOK_TAIL_AFTER, 1, 1600 } } },
+		{ 0, LRB_HOOK_TAIL_AFTER, 1, 4072 },
+		{ 0, LRB_HOOK_TAIL_AFTER, 1, 1600 },
+		{ 0, LRB_HOOK_TAIL_AFTER, 1, 4072 } } },
 	{ .name = "no_stale_reset_1", .plant = "model_no_stale_reset",
 	  .flags = LRB_FL_OVERWRITE, .pages = 3,
 	  .nprep = 3, .prep = { 4072, 4072, 4072 },
@@ -32,4 +34,27 @@ static const struct nest_trail nest_trails[] = {
 	  .inj = {
 		{ 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, 1600 },
 		{ 0, LRB_HOOK_HEAD_UPDATE_AFTER, 1, 4072 } } },
+	{ .name = "no_end_recheck_1", .plant = "model_no_end_recheck",
+	  .flags = LRB_FL_OVERWRITE, .pages = 3,
+	  .nprep = 3, .prep = { 4072, 4072, 4072 },
+	  .outer_len = 1600,
+	  .ninj = 1,
+	  .inj = {
+		{ 0, LRB_HOOK_COMMIT_AFTER, 2, 1600 } } },
+	{ .name = "no_next_commit_check_1", .plant = "model_no_next_commit_check",
+	  .flags = LRB_FL_OVERWRITE, .pages = 3,
+	  .nprep = 2, .prep = { 4072, 4072 },
+	  .outer_len = 4072,
+	  .ninj = 3,
+	  .inj = {
+		{ 0, LRB_HOOK_TAIL_AFTER, 1, 4072 },
+		{ 1, LRB_HOOK_RESERVED, 1, 1600 },
+		{ 2, LRB_HOOK_RESERVED, 2, 4072 } } },
+	{ .name = "no_tail_recheck_1", .plant = "model_no_tail_recheck",
+	  .flags = LRB_FL_OVERWRITE, .pages = 3,
+	  .nprep = 3, .prep = { 4072, 4072, 4072 },
+	  .outer_len = 1600,
+	  .ninj = 1,
+	  .inj = {
+		{ 0, LRB_HOOK_RESERVED, 1, 1600 } } },
 };

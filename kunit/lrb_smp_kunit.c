@@ -800,6 +800,53 @@ static void reader_header_gone_before_version(struct kunit *test)
 		      "it read the overrun once, after the first push of the lap");
 }
 
+/*
+ * Is the commit page the reader page? A writer whose next page is (or was)
+ * the head loads the commit page's prev pointer, then that page's next.
+ * Between the two loads the reader swaps that prev page out, fixes the
+ * commit page's prev, and for its next swap points the page it took at
+ * the page after its next head: the next loaded does not point back at
+ * the commit page, which is not the reader page. The writer must look
+ * again (the prev pointer moved), not drop its event as a commit overrun
+ * (docs/model.md, "A stale prev pointer": the model's trail).
+ */
+static void writer_commit_prev_goes_stale(struct kunit *test)
+{
+	struct lrb_script *c = race_start(test, LRB_FL_OVERWRITE);
+	static const u32 rest[] = { 3, 4, 5 };
+	struct lrb_script_step *st;
+	struct lrb_event *ev;
+	unsigned long lost;
+
+	race_setup_writes(c, BIG, 0, 3);
+	st = lrb_script_step(c, WRITER, LRB_HOOK_RESERVED, 2, NULL,
+			     "the outer writer reserved event 3 on p4, the commit on p3; nested writes 4 and 5",
+			     NULL, NULL);
+	lrb_script_nest(st, BIG, 4);
+	lrb_script_nest(st, BIG, 5);
+	race_pause(c, 1, LRB_HOOK_COMMIT_PREV, 2, 1, 2,
+		   "write 5 crosses p1 to the head p2 and loaded the commit page's prev, p2; paused",
+		   "p1 -H-> p2 --> p3 --> p4 -->",
+		   "tail=p1 commit=p3 head=p2 overrun=1 rule=p0");
+	race_pause(c, READER, LRB_HOOK_READER_BEFORE_SWAP, 2, 2, 3,
+		   "the reader took p2, fixed p3's prev and points p2 past its next head p3, at p4",
+		   "p1 --> p0 -H-> p3 --> p4 -->",
+		   "reader=p2 rnext=p4 rprev=p0 rflag=H tail=p1 commit=p3 rule=p2");
+	race_pause(c, WRITER, LRB_HOOK_COMMIT_BEFORE, 1, 0, 0,
+		   "p3's prev moved: write 5 looked again and moved the tail onto p0",
+		   "p1 --> p0 -H-> p3 --> p4 -->",
+		   "reader=p2 tail=p0 commit=p3 commit_overrun=0 dropped=0");
+	lrb_script_writer_add(c, BIG, 3);
+	race_go(c, 0, 3);
+	KUNIT_ASSERT_TRUE(test, lrb_script_wait(c, 1));
+	ev = race_consume(c, &lost);
+	lrb_script_expect_event(c, ev, BIG, 1, lost, 1);
+	ev = race_consume(c, &lost);
+	race_finish(c);
+	lrb_script_expect_event(c, ev, BIG, 2, lost, 0);
+	race_read_rest(c, rest, bigs, 3);
+}
+
 /* ---- counters taken while a writer commits ------------------------------ */
 
 /*
@@ -973,6 +1020,7 @@ static struct kunit_case lrb_smp_cases[] = {
 	KUNIT_CASE(reader_push_count_behind_barrier),
 	KUNIT_CASE(reader_swap_after_head_went_round),
 	KUNIT_CASE(reader_header_gone_before_version),
+	KUNIT_CASE(writer_commit_prev_goes_stale),
 	KUNIT_CASE(counters_add_up_while_writer_counts),
 	KUNIT_CASE(iterator_waits_for_writer_in_flight),
 	{}

@@ -344,11 +344,11 @@ MUTATIONS: List[Mutation] = [
              'M_COUNT_AFTER_PUBLISH', cfg('m_count', '', PAGES=3, OUTER=1, NEST=1, DEPTH=1),
              'entries', c_end='lrb_set_commit_to_write(): lrb_count_committed() per page'),
     Mutation('reader_page_stale',
-             "lrb as it stands: lrb_is_reader_page() believes commit_page's prev pointer, "
-             "which the reader fixes after its swap, and lrb_move_tail() then drops a write "
-             "as a commit overrun, or moves the tail to a stale next page",
+             "lrb before the fix: lrb_is_reader_page() believed commit_page's prev pointer, "
+             "which the reader fixes after its swap, and lrb_move_tail() then dropped a write "
+             "as a commit overrun, or moved the tail to a stale next page",
              'M_READER_PAGE_STALE', cfg('m_reader_page', '', PUSH), 'overrun_justified',
-             c_end='lrb_move_tail(), lrb_is_reader_page(): the prev pointer read again, '
+             c_end='lrb_move_tail(), lrb_commit_on_reader_page(): the prev pointer read again, '
                    'next_page checked again'),
     Mutation('no_pushing_check',
              'lrb_find_head() takes a HEADER whatever the push count: the walk stops at '
@@ -358,21 +358,24 @@ MUTATIONS: List[Mutation] = [
     Mutation('no_end_recheck',
              'lrb_end_commit() leaves without looking for a writer that came in after the '
              'write index was read', 'M_NO_END_RECHECK', WRITERS_ONLY, 'quiescent',
-             c_end='lrb_end_commit(): the tail and write index checked again'),
+             c_end='lrb_end_commit(): the tail and write index checked again',
+             plant='model_no_end_recheck'),
     Mutation('no_next_commit_check',
              'lrb_move_tail() moves on even when the next page is the commit page',
              'M_NO_NEXT_COMMIT_CHECK',
              cfg('m_around', '', PAGES=3, PREP=2, OUTER=1, NEST=3, DEPTH=3, READER=0),
-             'push_count', c_end='lrb_move_tail(): next_page == commit_page fails'),
+             'push_count', c_end='lrb_move_tail(): next_page == commit_page fails',
+             plant='model_no_next_commit_check'),
     Mutation('no_tail_recheck',
              'lrb_tail_page_update() resets the next page even when a nested writer moved '
              'the tail since', 'M_NO_TAIL_RECHECK', WRITERS_ONLY, 'all_counted',
-             c_end='lrb_tail_page_update(): tail_page != READ_ONCE(cb->tail_page) returns'),
+             c_end='lrb_tail_page_update(): tail_page != READ_ONCE(cb->tail_page) returns',
+             plant='model_no_tail_recheck'),
     Mutation('no_reader_page_check',
              'lrb_move_tail() pushes the head even when the commit is on the reader page',
              'M_NO_READER_PAGE_CHECK', cfg('m_commit_reader', '', PAGES=2, OUTER=2, NEST=2,
                                            DEPTH=1, SIZES=2), 'entries',
-             c_end='lrb_move_tail(): lrb_is_reader_page(commit_page)', shortest=False),
+             c_end='lrb_move_tail(): lrb_commit_on_reader_page(commit_page)', shortest=False),
     # ---- interrupts anywhere, the reader on the writers' CPU ----
     Mutation('clear_after_recheck',
              'lrb_end_commit() sets committing = 0 after its re-check: a writer that '

@@ -18,7 +18,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -47,6 +47,8 @@ class Plant:
     kernel_args: Sequence[str] = ('lrb_kunit.lrb_stress_ms=3000', 'kcsan.udelay_task=400',
                                   'kcsan.skip_watch=200')
     source: str = SOURCE   # the file of the tree the plant edits
+    # further (old, new) edits of the same file, for a bug that spans functions
+    more: Sequence[Tuple[str, str]] = ()
 
 
 # What stale reads (lrb_set_stale_reads()) make of a missing barrier: the
@@ -174,6 +176,19 @@ SYNC_PLANTS: List[Plant] = [
           '\tif (READ_ONCE(prev->list.next) != old)\n\t\t\tgoto spin;\n',
           '',
           failed_case('reader_header_gone_before_version'), kernel_args=()),
+    Plant('commit_prev_not_rechecked',
+          "a writer takes the commit page for the reader page on a prev pointer the reader "
+          "fixed between its two loads (the stale prev pointer the model found)",
+          'default', 'x86_64', ['lrb_smp'],
+          '\tif (lrb_list_ptr(READ_ONCE(prev->next)) == &commit_page->list)\n\t\treturn 0;\n'
+          "\t/* Pairs with the smp_wmb() before the reader points its page's next */\n"
+          '\tsmp_rmb();\n\tif (READ_ONCE(commit_page->list.prev) != prev)\n'
+          '\t\treturn -EAGAIN;\n\treturn 1;\n',
+          '\treturn lrb_list_ptr(READ_ONCE(prev->next)) != &commit_page->list;\n',
+          failed_case('writer_commit_prev_goes_stale'), kernel_args=(),
+          more=(('\t\t\t/* A swap since the next page was read: look again */\n'
+                 '\t\t\tif (lrb_ptr_flags(tail_page, next_page) ==\n'
+                 '\t\t\t    LRB_PAGE_MOVED)\n\t\t\t\tgoto again;\n', ''),)),
     Plant('read_page_handover_no_rmb',
           "lrb_read_page() hands a page over with no read barrier between the commit page "
           "gone and the page's commit index",
@@ -345,6 +360,30 @@ MODEL_PLANTS: List[Plant] = [
           'LRB_PAGE_HEAD,\n\t\t\t\t     LRB_PAGE_NORMAL);\n',
           '\t\t\tlrb_hook(cb, LRB_HOOK_STALE_HEAD);\n',
           trail_failed('no_stale_reset_1'), kernel_args=()),
+    Plant('model_no_end_recheck',
+          'the outermost writer leaves lrb_end_commit() without looking for a writer that '
+          'came in after it read the write index',
+          'default', 'x86_64', ['lrb_nesting.nesting_model_trail'],
+          '\t\tif (likely(READ_ONCE(cb->tail_page) == page &&\n'
+          '\t\t\t   lrb_index(&page->write) == index))\n\t\t\tbreak;\n',
+          '\t\tbreak;\n',
+          trail_failed('no_end_recheck_1'), kernel_args=()),
+    Plant('model_no_tail_recheck',
+          'lrb_tail_page_update() resets the next page even when a nested writer moved the '
+          'tail since',
+          'default', 'x86_64', ['lrb_nesting.nesting_model_trail'],
+          '\tbarrier();\n\tif (tail_page != READ_ONCE(cb->tail_page))\n\t\treturn;\n\n'
+          '\tlrb_hook(cb, LRB_HOOK_TAIL_RESET);\n',
+          '\tbarrier();\n\tlrb_hook(cb, LRB_HOOK_TAIL_RESET);\n',
+          trail_failed('no_tail_recheck_1'), kernel_args=()),
+    Plant('model_no_next_commit_check',
+          'lrb_move_tail() moves on when the next page is the commit page (nested writers '
+          'went all the way round)',
+          'default', 'x86_64', ['lrb_nesting.nesting_model_trail'],
+          '\tif (unlikely(next_page == commit_page)) {\n\t\tlocal_inc(&cb->commit_overrun);\n'
+          '\t\tgoto fail;\n\t}\n',
+          '',
+          trail_failed('no_next_commit_check_1'), kernel_args=()),
 ]
 
 # The kernel's buffer (series patch 1's hook points): a change of the kernel
@@ -537,10 +576,13 @@ class Outcome:
 
 
 def planted(text: str, plant: Plant) -> str:
-    if text.count(plant.old) != 1:
-        raise HarnessError(f'plant {plant.name}: its source text is not found exactly once '
-                           f'in {plant.source} (the implementation changed: update the plant)')
-    return text.replace(plant.old, plant.new)
+    for old, new in [(plant.old, plant.new), *plant.more]:
+        if text.count(old) != 1:
+            raise HarnessError(f'plant {plant.name}: its source text is not found exactly '
+                               f'once in {plant.source} (the implementation changed: update '
+                               f'the plant)')
+        text = text.replace(old, new)
+    return text
 
 
 def first_report(logs: Sequence[Path], pattern: str) -> str:

@@ -25,6 +25,14 @@ class PlantTest(unittest.TestCase):
                 planted_bugs.planted(text, plant)
             self.assertIn(plant.name, ctx.exception.message)
 
+    def test_every_edit_of_a_plant_is_made_and_each_must_be_found(self) -> None:
+        plant = planted_bugs.Plant('two', 'a bug in two places', 'default', 'x86_64', ['x'],
+                                   'a\n', 'A\n', 'r', more=(('b\n', ''),))
+        self.assertEqual(planted_bugs.planted('a\nc\nb\n', plant), 'A\nc\n')
+        with self.assertRaises(HarnessError) as ctx:
+            planted_bugs.planted('a\nc\n', plant)
+        self.assertIn('two', ctx.exception.message)
+
     def test_selection(self) -> None:
         self.assertEqual(planted_bugs.select_plants([]), planted_bugs.ALL_PLANTS)
         name = planted_bugs.PLANTS[-1].name
