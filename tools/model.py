@@ -249,6 +249,11 @@ def cmd_nesting() -> int:
     for mutation in mc.MUTATIONS:
         if not mutation.writer_only or not mutation.plant:
             continue
+        if mutation.name in model_nesting.PINNED:
+            replay, why = model_nesting.PINNED[mutation.name]
+            say(f'{mutation.name}: the replay pinned in tools/model_nesting.py ({why})')
+            replays.append(replay)
+            continue
         steps, _ = refute(mutation)
         defines = mutation.all_defines()
         replays.append(model_nesting.convert(steps, mutation.name + '_1', mutation.plant,

@@ -22,6 +22,13 @@ class ConvertTest(unittest.TestCase):
         self.assertEqual(r.inj, [(0, 'HEAD_UPDATE_AFTER', 1, 1600),
                                  (0, 'HEAD_UPDATE_AFTER', 1, 4072)])
 
+    def test_a_pinned_replay_renders_with_its_plant(self) -> None:
+        replay, why = mn.PINNED['nested_commit']
+        self.assertTrue(why)
+        text = '\n'.join(mn.entry(replay))
+        self.assertIn('.plant = "model_nested_commit"', text)
+        self.assertIn('{ 0, LRB_HOOK_TAIL_AFTER, 1, 1600 } } },', text)
+
     def test_a_reader_trail_is_refused(self) -> None:
         with self.assertRaises(mn.NotReplayable) as ctx:
             mn.convert(steps('kernel_reader_order'), 'k', '', 3, True)
