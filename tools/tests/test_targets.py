@@ -19,6 +19,46 @@ def hook_names(text: str) -> Dict[str, str]:
     return {m.group(1): m.group(2) for m in map(HOOK_NAME.match, text.splitlines()) if m}
 
 
+def kunit_objects(config: Dict[str, str]) -> List[str]:
+    """The objects kunit/Makefile links into lrb_kunit.o, in order, for a
+    configuration (CONFIG_X -> 'y'): the subset of make that file uses
+    (:=, +=, lrb_kunit-$(VAR), ifdef, ifndef, ifneq, endif, continuations)."""
+    text = (REPO / 'kunit' / 'Makefile').read_text().replace('\\\n', ' ')
+    var: Dict[str, str] = dict(config)
+    objs: List[str] = []
+    active: List[bool] = []
+
+    def expand(word: str) -> str:
+        return re.sub(r'\$\((\w+)\)', lambda m: var.get(m.group(1), ''), word)
+    for line in text.splitlines():
+        line = line.split('#', 1)[0].strip()
+        if not line:
+            continue
+        words = line.split()
+        if words[0] in ('ifdef', 'ifndef'):
+            on = bool(var.get(words[1]))
+            active.append(on if words[0] == 'ifdef' else not on)
+            continue
+        if words[0] == 'ifneq':
+            inner = line[len('ifneq'):].strip()[1:-1]
+            left, right = inner.split(',', 1)
+            active.append(expand(left).strip() != expand(right).strip())
+            continue
+        if words[0] == 'endif':
+            active.pop()
+            continue
+        if not all(active):
+            continue
+        match = re.match(r'^([\w$()-]+)\s*(:=|\+=)\s*(.*)$', line)
+        assert match, line
+        name, oper, value = expand(match.group(1)), match.group(2), match.group(3)
+        if name == 'lrb':
+            var['lrb'] = expand(value)
+        elif name == 'lrb_kunit-y':
+            objs = (objs if oper == '+=' else []) + value.split()
+    return objs
+
+
 class NewTargetsTest(unittest.TestCase):
     def test_each_is_an_arch_of_its_own_outside_all(self) -> None:
         for name in NEW:
@@ -105,6 +145,36 @@ class HookNamesTest(unittest.TestCase):
         lrb = hook_names(patch.read_text())
         self.assertGreater(len(lrb), 20)
         self.assertEqual(copy, lrb)
+
+
+class KunitMakefileTest(unittest.TestCase):
+    """Suites register in link order: the x86_64 and arm64 default builds
+    (lrb and the tracing ring buffer) link what they linked before the
+    kernel buffer's suites got an option of their own."""
+    COMMON = ['CONFIG_FAILSLAB', 'CONFIG_FAULT_INJECTION_DEBUG_FS', 'CONFIG_RING_BUFFER']
+
+    def test_64_bit_default_unchanged(self) -> None:
+        config = {n: 'y' for n in self.COMMON + ['CONFIG_LOCKLESS_RING_BUFFER_KUNIT_TEST',
+                                                 'CONFIG_LRB_KERNEL_RB_KUNIT_TEST',
+                                                 'CONFIG_LRB_TEST_HOOKS']}
+        before = ('util render expect context impl script').split()
+        self.assertEqual(
+            [o[:-2] for o in kunit_objects(config)],
+            ['lrb_kunit_' + o for o in before] +
+            ['lrb_impl_lrb', 'lrb_api_kunit', 'lrb_design_kunit', 'lrb_nesting_kunit',
+             'lrb_smp_kunit', 'lrb_irq_kunit', 'lrb_stress_engine', 'lrb_stress_kunit',
+             'lrb_contract_engine', 'lrb_contract_lrb', 'lrb_kernel_rb_kunit',
+             'lrb_krb_snapshot', 'lrb_impl_kernel', 'lrb_contract_kernel',
+             'lrb_fault_kunit'])
+
+    def test_32_bit_has_no_lrb_object(self) -> None:
+        config = {n: 'y' for n in self.COMMON + ['CONFIG_LRB_KERNEL_RB_KUNIT_TEST']}
+        objs = kunit_objects(config)
+        self.assertIn('lrb_kunit_nolrb.o', objs)
+        self.assertIn('lrb_kernel_rb_kunit.o', objs)
+        for lrb_only in ('lrb_impl_lrb.o', 'lrb_api_kunit.o', 'lrb_stress_kunit.o',
+                         'lrb_contract_lrb.o', 'lrb_fault_kunit.o'):
+            self.assertNotIn(lrb_only, objs)
 
 
 class Pages64kTest(unittest.TestCase):
