@@ -912,7 +912,7 @@ static struct kunit_suite lrb_contract_kernel_suite = {
 	.test_cases = lrb_contract_kernel_cases,
 };
 
-kunit_test_suites(&lrb_contract_suite, &lrb_contract_kernel_suite);
+lrb_kunit_impl_suites(&lrb_contract_suite, &lrb_contract_kernel_suite);
 #else
 kunit_test_suite(lrb_contract_suite);
 #endif

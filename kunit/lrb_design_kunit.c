@@ -1169,7 +1169,7 @@ static struct kunit_suite lrb_design_kernel_suite = {
 	.test_cases = lrb_design_kernel_cases,
 };
 
-kunit_test_suites(&lrb_design_suite, &lrb_design_kernel_suite);
+lrb_kunit_impl_suites(&lrb_design_suite, &lrb_design_kernel_suite);
 #else
 kunit_test_suite(lrb_design_suite);
 #endif

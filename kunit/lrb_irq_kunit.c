@@ -696,7 +696,7 @@ static struct kunit_suite lrb_irq_kernel_suite = {
 	.test_cases = lrb_irq_kernel_cases,
 };
 
-kunit_test_suites(&lrb_irq_suite, &lrb_irq_kernel_suite);
+lrb_kunit_impl_suites(&lrb_irq_suite, &lrb_irq_kernel_suite);
 #else
 kunit_test_suite(lrb_irq_suite);
 #endif

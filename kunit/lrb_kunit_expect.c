@@ -54,6 +54,7 @@ bool lrb_kunit_snap_sane(struct kunit *test, const struct lrb_snapshot *snap,
 	return ok;
 }
 
+#if IS_ENABLED(CONFIG_LOCKLESS_RING_BUFFER_KUNIT_TEST)
 /**
  * lrb_kunit_ring_sane - check the invariants of an lrb ring with no writer
  * @test: the test; failures are reported to it, with the ring drawn
@@ -74,6 +75,7 @@ bool lrb_kunit_ring_sane(struct kunit *test, struct lrb_buffer *b, int cpu)
 	kfree(snap);
 	return ok;
 }
+#endif
 
 /* ---- expected states, written in the design document's notation -------- */
 

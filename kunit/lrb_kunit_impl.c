@@ -11,6 +11,7 @@
 #include "lrb_kunit.h"
 #include "lrb_kunit_impl.h"
 
+#if IS_ENABLED(CONFIG_LOCKLESS_RING_BUFFER_KUNIT_TEST)
 /**
  * lrb_kunit_impl_init_lrb - the init of a suite that runs on lrb
  * @test: the case about to run; test->priv receives the row
@@ -22,6 +23,7 @@ int lrb_kunit_impl_init_lrb(struct kunit *test)
 	test->priv = (void *)&lrb_kunit_impl_lrb;
 	return lrb_kunit_kcsan_ignore_kernel(test);
 }
+#endif
 
 #ifdef CONFIG_RING_BUFFER
 /**

@@ -140,4 +140,18 @@ void lrb_kunit_impl_check_end(struct kunit *test,
 unsigned long lrb_kunit_nest_enter(int depth);
 void lrb_kunit_nest_exit(int depth, unsigned long flags);
 
+/*
+ * lrb_kunit_impl_suites - register a file's suite of each row: lrb's with
+ * CONFIG_LOCKLESS_RING_BUFFER_KUNIT_TEST, the kernel's (built with
+ * CONFIG_RING_BUFFER, see lib/lrb_kunit/Kconfig) alone on kernels without
+ * lrb (32-bit). lrb's suite is then only named in a sizeof, so that it and
+ * the cases only it runs are compiled but dropped, not reported unused.
+ */
+#if IS_ENABLED(CONFIG_LOCKLESS_RING_BUFFER_KUNIT_TEST)
+#define lrb_kunit_impl_suites(lrb, kernel)	kunit_test_suites(lrb, kernel)
+#else
+#define lrb_kunit_impl_suites(lrb, kernel)	\
+	kunit_test_suites(__builtin_choose_expr(sizeof(*(lrb)), kernel, NULL))
+#endif
+
 #endif /* _LRB_KUNIT_IMPL_H */

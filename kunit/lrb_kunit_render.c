@@ -295,6 +295,7 @@ void lrb_kunit_render(struct kunit *test, const struct lrb_snapshot *snap,
 	lrb_kunit_render_from(test, snap, title, LRB_SNAP_NONE);
 }
 
+#if IS_ENABLED(CONFIG_LOCKLESS_RING_BUFFER_KUNIT_TEST)
 /**
  * lrb_kunit_dump - snapshot and print one CPU's ring
  * @test: the test
@@ -316,3 +317,4 @@ void lrb_kunit_dump(struct kunit *test, struct lrb_buffer *b, int cpu,
 		lrb_kunit_line(test, "%s: no snapshot of CPU %d", title, cpu);
 	kfree(snap);
 }
+#endif

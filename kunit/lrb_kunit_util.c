@@ -255,6 +255,9 @@ ssize_t lrb_kunit_debugfs_read(struct kunit *test, const char *path,
 
 /* ---- test buffers ------------------------------------------------------- */
 
+/* lrb's own (built with lrb only) */
+#if IS_ENABLED(CONFIG_LOCKLESS_RING_BUFFER_KUNIT_TEST)
+
 static void lrb_tb_free(void *data)
 {
 	lrb_free(data);
@@ -425,6 +428,7 @@ void lrb_tb_check_at_end(struct kunit *test, struct lrb_tb *tb)
 	end->tb = tb;
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrb_tb_end, end));
 }
+#endif /* CONFIG_LOCKLESS_RING_BUFFER_KUNIT_TEST */
 
 /*
  * Races in the kernel's own code that the suites' hrtimers and the

@@ -642,7 +642,7 @@ static struct kunit_suite lrb_nesting_kernel_suite = {
 	.test_cases = lrb_nesting_kernel_cases,
 };
 
-kunit_test_suites(&lrb_nesting_suite, &lrb_nesting_kernel_suite);
+lrb_kunit_impl_suites(&lrb_nesting_suite, &lrb_nesting_kernel_suite);
 #else
 kunit_test_suite(lrb_nesting_suite);
 #endif

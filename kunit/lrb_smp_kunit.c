@@ -1059,7 +1059,7 @@ static struct kunit_suite lrb_smp_kernel_suite = {
 	.test_cases = lrb_smp_kernel_cases,
 };
 
-kunit_test_suites(&lrb_smp_suite, &lrb_smp_kernel_suite);
+lrb_kunit_impl_suites(&lrb_smp_suite, &lrb_smp_kernel_suite);
 #else
 kunit_test_suite(lrb_smp_suite);
 #endif

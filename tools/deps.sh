@@ -6,8 +6,8 @@
 set -euo pipefail
 
 PACKAGES=(
-	linux-source-6.12 linux-source-6.1 qemu-system-x86 qemu-system-arm qemu-system-data
-	gcc-aarch64-linux-gnu gcc make flex bison bc libelf-dev libssl-dev
+	linux-source-6.12 linux-source-6.1 qemu-system-x86 qemu-system-arm qemu-system-misc qemu-system-data
+	gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-riscv64-linux-gnu gcc make flex bison bc libelf-dev libssl-dev
 	python3 python3-ply python3-git ccache rsync git xz-utils libtraceevent-dev pkg-config
 	gnuplot-nox perl spin python3-mypy sparse
 )

@@ -68,10 +68,13 @@ class Request:
 
 
 def kunitconfig_args(req: Request) -> List[str]:
-    """.kunitconfig (unless the profile is standalone), then the profile's
-    fragments; merged into one file beside the build directory when a
-    fragment overrides an option (kunit.py refuses two values for one)."""
+    """.kunitconfig (unless the profile is standalone), the target's fragment,
+    then the profile's fragments; merged into one file beside the build
+    directory when a fragment overrides an option (kunit.py refuses two
+    values for one)."""
     paths = [] if req.profile.standalone else [req.repo / '.kunitconfig']
+    if req.target.fragment:
+        paths.append(req.repo / 'tools' / 'qemu_configs' / req.target.fragment)
     paths += ([req.profile.fragment] if req.profile.fragment else []) + req.profile.extra
     if not profiles.overrides(paths):
         return [f'--kunitconfig={p}' for p in paths]

@@ -88,6 +88,8 @@ def _running_case(leaves: List[ktap.Leaf]) -> str:
 def analyze(target: Target, profile: Profile, outcome: Outcome, log_lines: Sequence[str],
             expected: Dict[str, List[str]], glob: str = '') -> BootResult:
     result = BootResult(target=target.name, glob=glob, cpus_expected=profile.cpus(target))
+    if target.note:
+        result.notes.append(target.note)
     if not outcome.booted:
         result.errors.append(f'kunit.py exited {outcome.returncode} before booting '
                              '(configuration or build failed)')

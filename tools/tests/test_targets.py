@@ -1,0 +1,191 @@
+"""The targets of issue 28 (riscv64, i386, arm) and the pages64k profile,
+read from the repository's own files (no kernel build)."""
+
+import re
+import unittest
+from pathlib import Path
+from typing import Dict, List
+
+from lrb_harness import kunitrun, paths, profiles, results
+from lrb_harness.kunitrun import Outcome
+
+REPO = paths.repo_root()
+NEW = ('riscv64', 'i386', 'arm')
+HOOK_NAME = re.compile(r'^\+?\s*\[(LRB_HOOK_\w+)\]\s*=\s*"([^"]*)",')
+
+
+def hook_names(text: str) -> Dict[str, str]:
+    """The [LRB_HOOK_X] = "name" entries of a C file or a patch."""
+    return {m.group(1): m.group(2) for m in map(HOOK_NAME.match, text.splitlines()) if m}
+
+
+def kunit_objects(config: Dict[str, str]) -> List[str]:
+    """The objects kunit/Makefile links into lrb_kunit.o, in order, for a
+    configuration (CONFIG_X -> 'y'): the subset of make that file uses
+    (:=, +=, lrb_kunit-$(VAR), ifdef, ifndef, ifneq, endif, continuations)."""
+    text = (REPO / 'kunit' / 'Makefile').read_text().replace('\\\n', ' ')
+    var: Dict[str, str] = dict(config)
+    objs: List[str] = []
+    active: List[bool] = []
+
+    def expand(word: str) -> str:
+        return re.sub(r'\$\((\w+)\)', lambda m: var.get(m.group(1), ''), word)
+    for line in text.splitlines():
+        line = line.split('#', 1)[0].strip()
+        if not line:
+            continue
+        words = line.split()
+        if words[0] in ('ifdef', 'ifndef'):
+            on = bool(var.get(words[1]))
+            active.append(on if words[0] == 'ifdef' else not on)
+            continue
+        if words[0] == 'ifneq':
+            inner = line[len('ifneq'):].strip()[1:-1]
+            left, right = inner.split(',', 1)
+            active.append(expand(left).strip() != expand(right).strip())
+            continue
+        if words[0] == 'endif':
+            active.pop()
+            continue
+        if not all(active):
+            continue
+        match = re.match(r'^([\w$()-]+)\s*(:=|\+=)\s*(.*)$', line)
+        assert match, line
+        name, oper, value = expand(match.group(1)), match.group(2), match.group(3)
+        if name == 'lrb':
+            var['lrb'] = expand(value)
+        elif name == 'lrb_kunit-y':
+            objs = (objs if oper == '+=' else []) + value.split()
+    return objs
+
+
+class NewTargetsTest(unittest.TestCase):
+    def test_each_is_an_arch_of_its_own_outside_all(self) -> None:
+        for name in NEW:
+            self.assertIn(name, profiles.VALID_ARCHES)
+            self.assertEqual([t.name for t in profiles.parse_arches([name])], [name])
+            self.assertNotIn(name, profiles.ARCH_GROUPS['all'])
+            tgt = profiles.target(name)
+            self.assertEqual(tgt.build, name)
+            self.assertEqual(tgt.cpus, 4)
+            self.assertTrue(tgt.atomics, f'{name}: no atomics line')
+            self.assertTrue((REPO / 'tools' / 'qemu_configs' / tgt.qemu_config).is_file())
+        self.assertEqual([t.name for t in profiles.parse_arches(['all'])],
+                         ['x86_64', 'arm64-lse', 'arm64-llsc'])
+
+    def test_qemu_configs_ask_for_smp_and_four_cpus(self) -> None:
+        for name in NEW:
+            text = (REPO / 'tools' / 'qemu_configs' / profiles.target(name).qemu_config).read_text()
+            self.assertIn('CONFIG_SMP=y', text, name)
+            self.assertRegex(text, r"'-smp',\s*'4'", name)
+
+    def test_cross_compilers(self) -> None:
+        self.assertEqual(profiles.target('riscv64').cross_compile, 'riscv64-linux-gnu-')
+        self.assertEqual(profiles.target('arm').cross_compile, 'arm-linux-gnueabihf-')
+        self.assertIsNone(profiles.target('i386').cross_compile)  # the host's gcc, -m32
+        self.assertEqual(kunitrun.compiler(profiles.target('arm')), 'arm-linux-gnueabihf-gcc')
+
+    def test_only_32_bit_targets_turn_lrb_off(self) -> None:
+        self.assertEqual([t.name for t in profiles.TARGETS if t.fragment], ['i386', 'arm'])
+        for name in ('i386', 'arm'):
+            self.assertIn('later slice', profiles.target(name).note or '')
+
+
+class NoLrbFragmentTest(unittest.TestCase):
+    def request(self, name: str, build_root: Path) -> kunitrun.Request:
+        tgt = profiles.target(name)
+        prof = profiles.load_profile(REPO / 'tools' / 'profiles', 'default')
+        return kunitrun.Request(tgt, 'run', REPO, Path('/tree'), build_root / f'{name}-default',
+                                prof, '', Path('/j.json'), 2)
+
+    def test_merged_after_kunitconfig(self) -> None:
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            args = kunitrun.kunitconfig_args(self.request('i386', Path(tmp)))
+            merged = Path(tmp) / 'i386-default.kunitconfig'
+            self.assertEqual(args, [f'--kunitconfig={merged}'])
+            entries = profiles.kconfig_entries(merged.read_text())
+        self.assertEqual(entries['CONFIG_LOCKLESS_RING_BUFFER'], 'n')
+        self.assertEqual(entries['CONFIG_LOCKLESS_RING_BUFFER_KUNIT_TEST'], 'n')
+        self.assertEqual(entries['CONFIG_LRB_KERNEL_RB_KUNIT_TEST'], 'y')
+        self.assertEqual(entries['CONFIG_RING_BUFFER_TEST_HOOKS'], 'y')
+
+    def test_64_bit_targets_pass_kunitconfig_alone(self) -> None:
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            args = kunitrun.kunitconfig_args(self.request('riscv64', Path(tmp)))
+        self.assertEqual(args, [f'--kunitconfig={REPO / ".kunitconfig"}'])
+
+    def test_every_lrb_option_of_kunitconfig_is_off(self) -> None:
+        """An lrb option added to .kunitconfig must be turned off on 32-bit
+        too, or kunit.py refuses the config there."""
+        base = profiles.kconfig_entries((REPO / '.kunitconfig').read_text())
+        frag = profiles.kconfig_entries(
+            (REPO / 'tools' / 'qemu_configs' / profiles.NO_LRB_FRAGMENT).read_text())
+        lrb: List[str] = [n for n, v in base.items() if v == 'y' and
+                          ('LOCKLESS_RING_BUFFER' in n or n.startswith('CONFIG_LRB_'))
+                          and n != 'CONFIG_LRB_KERNEL_RB_KUNIT_TEST']
+        self.assertTrue(lrb)
+        self.assertEqual({n: frag.get(n) for n in lrb}, {n: 'n' for n in lrb})
+        self.assertTrue(all(v == 'n' for v in frag.values()))
+
+    def test_boot_report_says_lrb_is_absent(self) -> None:
+        prof = profiles.load_profile(REPO / 'tools' / 'profiles', 'default')
+        boot = results.analyze(profiles.target('arm'), prof, Outcome(returncode=1), [], {})
+        self.assertIn(profiles.NO_LRB_NOTE, boot.notes)
+        boot = results.analyze(profiles.target('riscv64'), prof, Outcome(returncode=1), [], {})
+        self.assertEqual(boot.notes, [])
+
+
+class HookNamesTest(unittest.TestCase):
+    def test_copy_matches_lrb(self) -> None:
+        """kunit/lrb_kunit_nolrb.c names lrb's hook points as lrb does."""
+        copy = hook_names((REPO / 'kunit' / 'lrb_kunit_nolrb.c').read_text())
+        patch = next((REPO / 'kernel-patch').glob('0003-*.patch'))
+        lrb = hook_names(patch.read_text())
+        self.assertGreater(len(lrb), 20)
+        self.assertEqual(copy, lrb)
+
+
+class KunitMakefileTest(unittest.TestCase):
+    """Suites register in link order: the x86_64 and arm64 default builds
+    (lrb and the tracing ring buffer) link what they linked before the
+    kernel buffer's suites got an option of their own."""
+    COMMON = ['CONFIG_FAILSLAB', 'CONFIG_FAULT_INJECTION_DEBUG_FS', 'CONFIG_RING_BUFFER']
+
+    def test_64_bit_default_unchanged(self) -> None:
+        config = {n: 'y' for n in self.COMMON + ['CONFIG_LOCKLESS_RING_BUFFER_KUNIT_TEST',
+                                                 'CONFIG_LRB_KERNEL_RB_KUNIT_TEST',
+                                                 'CONFIG_LRB_TEST_HOOKS']}
+        before = ('util render expect context impl script').split()
+        self.assertEqual(
+            [o[:-2] for o in kunit_objects(config)],
+            ['lrb_kunit_' + o for o in before] +
+            ['lrb_impl_lrb', 'lrb_api_kunit', 'lrb_design_kunit', 'lrb_nesting_kunit',
+             'lrb_smp_kunit', 'lrb_irq_kunit', 'lrb_stress_engine', 'lrb_stress_kunit',
+             'lrb_contract_engine', 'lrb_contract_lrb', 'lrb_kernel_rb_kunit',
+             'lrb_krb_snapshot', 'lrb_impl_kernel', 'lrb_contract_kernel',
+             'lrb_fault_kunit'])
+
+    def test_32_bit_has_no_lrb_object(self) -> None:
+        config = {n: 'y' for n in self.COMMON + ['CONFIG_LRB_KERNEL_RB_KUNIT_TEST']}
+        objs = kunit_objects(config)
+        self.assertIn('lrb_kunit_nolrb.o', objs)
+        self.assertIn('lrb_kernel_rb_kunit.o', objs)
+        for lrb_only in ('lrb_impl_lrb.o', 'lrb_api_kunit.o', 'lrb_stress_kunit.o',
+                         'lrb_contract_lrb.o', 'lrb_fault_kunit.o'):
+            self.assertNotIn(lrb_only, objs)
+
+
+class Pages64kTest(unittest.TestCase):
+    def test_both_arm64_cpus_only(self) -> None:
+        prof = profiles.load_profile(REPO / 'tools' / 'profiles', 'pages64k')
+        self.assertEqual([t.name for t in profiles.TARGETS if prof.supports(t)],
+                         ['arm64-lse', 'arm64-llsc'])
+        self.assertEqual(profiles.kconfig_entries(prof.fragment.read_text() if prof.fragment
+                                                  else ''),
+                         {'CONFIG_ARM64_64K_PAGES': 'y'})
+
+
+if __name__ == '__main__':
+    unittest.main()
