@@ -337,17 +337,21 @@ def run_checks(ctx: Context, prep: tree.Prepared) -> List[checks.CheckResult]:
     patch_files += sorted(p for p in patch_dir.glob('*.patch') if p not in patch_files)
     dir_sources = sorted(p for sdir in srcdirs.SOURCE_DIRS for p in sdir.src(ctx.repo).rglob('*')
                          if p.suffix in ('.c', '.h'))
-    doc_files = [prep.tree / n for n in checks.series_sources(prep.tree)
+    doc_files = [prep.tree / n for n in checks.doc_sources(prep.tree)
                  if srcdirs.owner(n) is None]  # the copies are checked in the repository
     doc_files += [p for p in dir_sources if p.suffix == '.c']
-    found = [checks.checkpatch(prep.tree, patch_files, as_files=False),
+    copies = checks.standalone_copies(patch_files, ctx.repo / checks.STANDALONE_DIR)
+    found = [checks.checkpatch(prep.tree, patch_files, as_files=False,
+                               ignored={p: checks.STANDALONE_IGNORED for p in copies}),
              checks.checkpatch(prep.tree, dir_sources, as_files=True),
              checks.kernel_doc(prep.tree, doc_files),
+             checks.same_as_standalone(copies),
              contracts.check(prep.tree, ctx.repo),
              checks.copies_match(ctx.tree_config()),
              checks.mypy(ctx.repo),
              checks.unit_tests(ctx.repo)]
-    found[0].name += f' ({len(patch_files)} patches)'
+    found[0].name = found[0].name.replace('checkpatch --strict',
+                                          f'checkpatch --strict ({len(patch_files)} patches)', 1)
     found[1].name += f' ({len(dir_sources)} files)'
     found[2].name += f' ({len(doc_files)} files)'
     return found + sparse.check_arches(ctx.repo, prep.tree, ctx.env, say)
