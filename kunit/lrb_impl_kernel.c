@@ -2,24 +2,30 @@
 /*
  * The kernel's row of the implementation table (lrb_kunit_impl.h): the
  * tracing ring buffer of kernel/trace/ring_buffer.c, with the hook points
- * and the inspector of series patch 1 (CONFIG_RING_BUFFER_TEST_HOOKS).
+ * of series patches 1 and 2 and the inspector of patch 2
+ * (CONFIG_RING_BUFFER_TEST_HOOKS, kernel/trace/ring_buffer_test.h).
  *
  * A buffer of this row is a struct impl_krb: the kernel's buffer, the hook
  * installed on it and room for one snapshot, because hook points may not
- * allocate. The kernel names its hook points as lrb does; the two steps
- * lrb has no name for are not passed on. Its reader's size check comes
+ * allocate. The kernel names its hook points as lrb does; the three steps
+ * lrb has no name for are not passed on (the iterator's size check among
+ * them: lrb's iterator runs with recording off). Its reader's size check comes
  * where lrb's reader is between the same two loads, in the other order
  * (LRB_HOOK_READER_PAGE).
  */
 
 #include <linux/err.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/ring_buffer.h>
-#include <linux/ring_buffer_test.h>
 #include <linux/slab.h>
 
+#include "ring_buffer_test.h"
 #include "lrb_kunit.h"
 #include "lrb_kunit_impl.h"
+
+/* The hooks' functions are exported to KUnit tests only */
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 /*
  * The kernel under test carries the fix of docs/upstream/ (make
@@ -46,6 +52,7 @@ struct impl_krb {
 };
 
 static const enum lrb_hook_point impl_krb_points[RB_HOOK_NR] = {
+	[RB_HOOK_ITER_SIZE] = LRB_HOOK_NR,
 	[RB_HOOK_STAMP] = LRB_HOOK_STAMP,
 	[RB_HOOK_RESERVED] = LRB_HOOK_RESERVED,
 	[RB_HOOK_STAMP_AFTER] = LRB_HOOK_NR,

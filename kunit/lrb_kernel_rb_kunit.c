@@ -33,11 +33,11 @@
 #include <linux/kthread.h>
 #include <linux/rcupdate.h>
 #include <linux/ring_buffer.h>
-#include <linux/ring_buffer_test.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
+#include "ring_buffer_test.h"
 #include "lrb_kunit.h"
 #include "lrb_kunit_impl.h"
 #include "lrb_stress_engine.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel's tracing ring buffer seen through lrb's inspector: a snapshot
- * of one CPU's ring taken by ring_buffer_test_snapshot() (series patch 1)
+ * of one CPU's ring taken by ring_buffer_test_snapshot() (series patch 2)
  * and copied into a struct lrb_snapshot, so that lrb_kunit_render() draws it
  * and lrb_kunit_expect() checks it in the design document's notation,
  * exactly as they do lrb's rings.
@@ -9,10 +9,10 @@
 
 #include <linux/cpumask.h>
 #include <linux/ring_buffer.h>
-#include <linux/ring_buffer_test.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "ring_buffer_test.h"
 #include "lrb_kunit.h"
 
 /**

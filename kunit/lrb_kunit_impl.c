@@ -31,14 +31,14 @@ int lrb_kunit_impl_init_lrb(struct kunit *test)
  *	kernel's tracing ring buffer
  * @test: the case about to run; test->priv receives the row
  *
- * Skips the case without the kernel's hook points (series patch 1).
+ * Skips the case without the kernel's hook points (series patches 1 and 2).
  *
  * Return: what lrb_kunit_kcsan_ignore_kernel() returns.
  */
 int lrb_kunit_impl_init_kernel(struct kunit *test)
 {
 	if (!IS_ENABLED(CONFIG_RING_BUFFER_TEST_HOOKS))
-		kunit_skip(test, "needs CONFIG_RING_BUFFER_TEST_HOOKS (series patch 1)");
+		kunit_skip(test, "needs CONFIG_RING_BUFFER_TEST_HOOKS (series patches 1, 2)");
 	test->priv = (void *)&lrb_kunit_impl_kernel;
 	return lrb_kunit_kcsan_ignore_kernel(test);
 }

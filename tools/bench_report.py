@@ -490,9 +490,9 @@ are taken as nops). The shortest path is a lower bound of the fast path; the
 required instructions keep it from being an error exit. Counts are exact for
 a given build and do not depend on the machine's noise.
 
-The kernel's buffer is measured as the series builds it: with patch 1 and
-`CONFIG_RING_BUFFER_TEST_HOOKS` off (the bench profile), which leaves the text
-of `kernel/trace/ring_buffer.o` byte for byte as without the patch (x86_64:
+The kernel's buffer is measured as the series builds it: with patches 1 and 2
+and `CONFIG_RING_BUFFER_TEST_HOOKS` off (the bench profile), which leaves the
+text of `kernel/trace/ring_buffer.o` byte for byte as without them (x86_64:
 `ring_buffer_lock_reserve` + `ring_buffer_unlock_commit` 201 + 88 = 289 either
 way, 2026-12-05).
 """

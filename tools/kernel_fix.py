@@ -7,15 +7,18 @@ again.
 
     tools/kernel_fix.py [--arch LIST]      (make kernel-fix ARCH=...)
 
-The patch is made against the pristine file; series patch 1 puts hook
-points beside the lines it changes, so it is applied with fuzz (patch -F3).
-Exit 0 when every case passed on every target.
+The patch is made against the pristine file, and the series' hook points
+(patches 1 and 2) sit beside and between the lines it changes: it is
+applied to the pristine file, then merged three ways into the tree's
+(git merge-file, base: the file at lrb-base). Exit 0 when every case
+passed on every target.
 """
 
 import argparse
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import List, Optional, Sequence
 
@@ -25,6 +28,7 @@ from lrb_harness import cli, paths, report  # noqa: E402
 from lrb_harness.errors import HarnessError  # noqa: E402
 
 SOURCE = 'kernel/trace/ring_buffer.c'
+BASE_TAG = 'lrb-base'
 SUITES = ['lrb_kernel_rb', 'lrb_smp_kernel']
 KERNEL_ARG = 'lrb_kunit.krb_fixed=1'
 
@@ -37,14 +41,39 @@ def fix_patch(repo: Path) -> Path:
     return found[0]
 
 
+def merge_fix(current: str, base: str, patch: Path) -> str:
+    """`current` with the change the patch makes to `base`: the patch applied
+    to `base` exactly (no fuzz), then merged three ways into `current`."""
+    with tempfile.TemporaryDirectory(prefix='lrb-kernel-fix-') as tmp:
+        base_file, fixed_file, current_file = (Path(tmp) / n for n in ('base', 'fixed', 'current'))
+        base_file.write_text(base)
+        current_file.write_text(current)
+        proc = subprocess.run(['patch', '-p1', '-N', '-F0', '--no-backup-if-mismatch', '-s',
+                               '-o', str(fixed_file), str(base_file)],
+                              input=patch.read_bytes(), capture_output=True)
+        if proc.returncode:
+            raise HarnessError(f'{patch.name} does not apply to the pristine {SOURCE}:\n'
+                               + (proc.stdout + proc.stderr).decode(errors='replace').strip())
+        merged = subprocess.run(['git', 'merge-file', '-p', '-L', 'tree', '-L', 'pristine',
+                                 '-L', 'fix', str(current_file), str(base_file),
+                                 str(fixed_file)], capture_output=True, text=True,
+                                errors='replace')
+        if merged.returncode:
+            raise HarnessError(f'{patch.name} does not merge into the tree\'s {SOURCE} '
+                               f'({merged.returncode} conflicts)')
+        return merged.stdout
+
+
 def apply(tree_dir: Path, patch: Path, dry_run: bool) -> None:
-    cmd = ['patch', '-p1', '-N', '-F3', '--no-backup-if-mismatch', '-s']
-    if dry_run:
-        cmd.append('--dry-run')
-    proc = subprocess.run(cmd, cwd=tree_dir, input=patch.read_bytes(), capture_output=True)
-    if proc.returncode:
-        raise HarnessError(f'{patch.name} does not apply to {tree_dir / SOURCE}:\n'
-                           + (proc.stdout + proc.stderr).decode(errors='replace').strip())
+    """The fix into the tree's file (dry_run: only check that it merges)."""
+    source = tree_dir / SOURCE
+    base = subprocess.run(['git', 'show', f'{BASE_TAG}:{SOURCE}'], cwd=tree_dir,
+                          capture_output=True, text=True, errors='replace')
+    if base.returncode:
+        raise HarnessError(f'{tree_dir}: no {SOURCE} at {BASE_TAG}: ' + base.stderr.strip())
+    merged = merge_fix(source.read_text(), base.stdout, patch)
+    if not dry_run:
+        source.write_text(merged)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -61,7 +90,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         source = prep.tree / SOURCE
         original = source.read_bytes()
         apply(prep.tree, patch, dry_run=True)
-        cli.say(f'kernel-fix: {patch.name} applied to {SOURCE} for this run')
+        cli.say(f'kernel-fix: {patch.name} merged into {SOURCE} for this run')
         apply(prep.tree, patch, dry_run=False)
         try:
             res = cli.run_targets(ctx, prep, targets, profile, SUITES, args.jobs)

@@ -386,7 +386,7 @@ MODEL_PLANTS: List[Plant] = [
           trail_failed('no_next_commit_check_1'), kernel_args=()),
 ]
 
-# The kernel's buffer (series patch 1's hook points): a change of the kernel
+# The kernel's buffer (series patches 1 and 2's hook points): a change of the kernel
 # that a case pinning its behaviour must notice
 KERNEL_PLANTS: List[Plant] = [
     Plant('kernel_reader_order_fixed',
@@ -416,8 +416,8 @@ KERNEL_PLANTS: List[Plant] = [
           'race case never pauses its reader',
           'default', 'x86_64', ['lrb_kernel_rb.hooks_trace_a_write_and_a_swap',
                                 'lrb_smp_kernel.reader_between_loads_outer_writer_commits'],
-          '\treader = NULL;\n\trb_hook(cpu_buffer, RB_HOOK_READER_SIZE);\n',
-          '\treader = NULL;\n',
+          '\trb_hook(cpu_buffer, RB_HOOK_READER_SIZE);\n\n\t/* check if we caught up to the tail */\n',
+          '\t/* check if we caught up to the tail */\n',
           failed_case('(hooks_trace_a_write_and_a_swap|reader_between_loads_outer_writer_commits)'),
           kernel_args=(), source=KERNEL_RB),
     Plant('kernel_snapshot_no_flags',

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 from . import catalogue, gitutil, kunitrun, srcdirs
 from .profiles import Target
@@ -41,14 +41,90 @@ def _system_python_env() -> Dict[str, str]:
     return env
 
 
-def checkpatch(tree: Path, files: List[Path], as_files: bool) -> CheckResult:
+# The standalone series for the tracing list whose hook patch opens the
+# bench's series (kernel-patch/upstream-6.12/0002, as it applies without the
+# fix): the bench's copy is that patch, whose Signed-off-by is left to
+# whoever submits it
+STANDALONE_DIR = 'kernel-patch/upstream-6.12'
+STANDALONE_IGNORED = {
+    'MISSING_SIGN_OFF': "the standalone series' Signed-off-by is left to whoever submits it",
+    'FILE_PATH_CHANGES': "MAINTAINERS' TRACING entry covers kernel/trace/",
+}
+SUBJECT = re.compile(r'^Subject: (?:\[[^]]*\] )?(.*(?:\n .*)*)', re.M)
+
+
+def patch_subject(text: str) -> str:
+    """A format-patch file's subject, without its [PATCH] prefix, unfolded."""
+    match = SUBJECT.search(text.split('\n\n', 1)[0])
+    return ' '.join(match.group(1).split()) if match else ''
+
+
+def standalone_copies(patches: List[Path], standalone: Path) -> Dict[Path, Path]:
+    """The bench's patches that copy a patch of the standalone series (same
+    subject), each with that patch."""
+    theirs = {patch_subject(p.read_text()): p for p in sorted(standalone.glob('*.patch'))}
+    found = {}
+    for path in patches:
+        subject = patch_subject(path.read_text())
+        if subject and subject in theirs:
+            found[path] = theirs[subject]
+    return found
+
+
+def _message_and_changes(text: str) -> 'tuple[str, List[str]]':
+    """A patch's message (after its mail header, up to ---) and the lines it
+    adds and removes: what stays the same when it is rebased."""
+    head, _, rest = text.partition('\n\n')
+    message, _, diff = rest.partition('\n---\n')
+    message = '\n'.join(line for line in message.split('\n')
+                         if not line.startswith('Signed-off-by:')).strip()
+    changes = [line for line in diff.split('\n') if line.startswith(('+', '-')) and
+               not line.startswith(('+++ ', '--- '))]
+    return message, changes
+
+
+def same_as_standalone(copies: Dict[Path, Path]) -> CheckResult:
+    """One set of kernel hooks: the bench's copy of the standalone series'
+    hook patch has that patch's message and changes (its context may differ:
+    the bench applies it without the fix)."""
+    result = CheckResult('one set of kernel hooks: ' + (', '.join(
+        f'{mine.name} is {theirs.parent.name}/{theirs.name[:4]}'
+        for mine, theirs in sorted(copies.items())) or f'no copy of {STANDALONE_DIR}/'),
+        bool(copies))
+    if not copies:
+        result.problems.append(f'kernel-patch/ has no patch with the subject of a patch of '
+                               f'{STANDALONE_DIR}/ (its hook patch opens the series)')
+    for mine, theirs in sorted(copies.items()):
+        my_msg, my_changes = _message_and_changes(mine.read_text())
+        their_msg, their_changes = _message_and_changes(theirs.read_text())
+        if my_msg != their_msg:
+            result.ok = False
+            result.problems.append(f'{mine.name}: its message differs from {theirs.name}\'s')
+        if my_changes != their_changes:
+            result.ok = False
+            diff = [f'-{a}' for a in their_changes if a not in my_changes][:3] + \
+                [f'+{a}' for a in my_changes if a not in their_changes][:3]
+            result.problems.append(f'{mine.name}: changes other lines than {theirs.name}: '
+                                   + ' | '.join(diff))
+    return result
+
+
+def checkpatch(tree: Path, files: List[Path], as_files: bool,
+               ignored: Optional[Dict[Path, Dict[str, str]]] = None) -> CheckResult:
+    """checkpatch --strict on each file; `ignored` gives some files types to
+    ignore, each with its reason (named in the check's name)."""
     name = 'checkpatch --strict' + (' -f' if as_files else '')
     result = CheckResult(name, True)
     script = tree / 'scripts' / 'checkpatch.pl'
+    for path, types in sorted((ignored or {}).items()):
+        result.name += (f' ({path.name[:4]} ignoring ' +
+                        '; '.join(f'{k}: {v}' for k, v in sorted(types.items())) + ')')
     for path in files:
         cmd = ['perl', str(script), '--strict', '--color=never', '--show-types']
         if as_files:
             cmd.append('-f')
+        if ignored and path in ignored:
+            cmd += ['--ignore', ','.join(sorted(ignored[path]))]
         proc = _run(cmd + [str(path)], tree)
         total = CHECKPATCH_TOTAL.search(proc.stdout)
         clean = total is not None and total.groups() == ('0', '0', '0') and proc.returncode == 0
@@ -66,6 +142,16 @@ def series_sources(tree: Path) -> List[str]:
     names = gitutil.lines(tree, ['diff', '--no-renames', '--diff-filter=d', '--name-only',
                                  BASE_TAG, 'HEAD'])
     return [n for n in names if n.endswith(('.c', '.h')) and n.startswith(('include/', 'lib/'))]
+
+
+def doc_sources(tree: Path) -> List[str]:
+    """What kernel-doc checks: series_sources() and the .c/.h files the
+    series adds or changes under kernel/ (the hooks' header and
+    ring_buffer.c, whose pristine kernel-doc is clean)."""
+    names = gitutil.lines(tree, ['diff', '--no-renames', '--diff-filter=d', '--name-only',
+                                 BASE_TAG, 'HEAD'])
+    return series_sources(tree) + [n for n in names if n.endswith(('.c', '.h')) and
+                                   n.startswith('kernel/')]
 
 
 def kernel_doc(tree: Path, files: List[Path]) -> CheckResult:

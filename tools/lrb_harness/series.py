@@ -185,8 +185,12 @@ def make_series(cfg: SeriesConfig) -> List[CheckResult]:
     files = format_patches(cfg.tree, cfg.head, cfg.out)
     letter, patches = files[0], files[1:]
     write_cover_letter(cfg, letter, patches)
-    found = [subject_check(patches), checks.checkpatch(cfg.tree, patches, as_files=False)]
-    found[1].name += f' ({len(patches)} patches)'
+    copies = checks.standalone_copies(patches, cfg.repo / checks.STANDALONE_DIR)
+    found = [subject_check(patches),
+             checks.checkpatch(cfg.tree, patches, as_files=False,
+                               ignored={p: checks.STANDALONE_IGNORED for p in copies})]
+    found[1].name = found[1].name.replace('checkpatch --strict',
+                                          f'checkpatch --strict ({len(patches)} patches)', 1)
     if not cfg.build:
         return found
     found.append(applies(cfg, patches))

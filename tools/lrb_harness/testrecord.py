@@ -12,7 +12,7 @@ import json
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List
+from typing import Any, Dict, List, Optional
 
 from .checks import CheckResult
 from .results import BootResult, write_summary
@@ -52,18 +52,25 @@ def repo_commit(repo: Path) -> str:
 
 def section(passes: List[Pass], found: List[CheckResult], step_times: Dict[str, float],
             elapsed: float, kernel: str, commit: str,
-            command: str = 'make test') -> Dict[str, object]:
+            command: str = 'make test',
+            upstream: Optional[List[Dict[str, Any]]] = None) -> Dict[str, object]:
     """The "test" section: failed counts each failed harness check once,
-    as the closing line does."""
+    as the closing line does, and adds the upstream passes' counts
+    (upstream.ci_summary), as the closing line does too."""
     bad_checks = sum(not c.ok for c in found)
+    ups = upstream or []
     return {
         'command': command,
         'date': datetime.datetime.now().isoformat(timespec='seconds'),
         'repo_commit': commit,
         'kernel': kernel,
-        'passed': sum(b.passed for p in passes for b in p.boots),
-        'failed': sum(b.failed for p in passes for b in p.boots) + bad_checks,
-        'skipped': sum(b.skipped for p in passes for b in p.boots),
+        'passed': sum(b.passed for p in passes for b in p.boots) +
+        sum(int(u['passed']) for u in ups),
+        'failed': sum(b.failed for p in passes for b in p.boots) + bad_checks +
+        sum(int(u['failed']) for u in ups),
+        'skipped': sum(b.skipped for p in passes for b in p.boots) +
+        sum(int(u['skipped']) for u in ups),
+        'upstream': ups,
         'elapsed_s': round(elapsed),
         'steps_s': {name: round(secs) for name, secs in step_times.items()},
         'passes': [_pass_entry(p) for p in passes],

@@ -917,25 +917,128 @@ def write_summary(path: Path, done: List[BaseResult]) -> None:
     path.write_text(json.dumps(data, indent=1) + '\n')
 
 
-def ci_checks(repo: Path, env: Mapping[str, str], passes: List[Tuple[str, str]], jobs: int,
-              say: Say) -> List[CheckResult]:
-    """make test's opt-in (cli.UPSTREAM_IN_TEST): per (base, arch), every
-    variant built and booted once; one check each."""
+# make test's pass (cli.UPSTREAM_IN_TEST): the fix's suite fixed (green) and
+# unfixed (its two race cases red), one boot each, without the .text
+# comparison; `make upstream` runs every variant RUNS times with it
+CI_VARIANTS = [FIXED, UNFIXED]
+CI_RUNS = 1
+
+
+@dataclass
+class CiPass:
+    """One (base, arch) of make test: the series' checks, and the boots
+    counted case by case for make test's closing line."""
+    base: str
+    arch: str
+    checks: List[CheckResult] = field(default_factory=list)
+    runs: List[VariantRun] = field(default_factory=list)
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    problems: List[str] = field(default_factory=list)   # one line per failure
+    seconds: float = 0.0
+    out_dir: str = ''
+
+    @property
+    def name(self) -> str:
+        return f'upstream {self.base} {self.arch}'
+
+    def ok(self) -> bool:
+        return (not self.failed and self.passed > 0 and
+                all(c.ok for c in self.checks))
+
+
+def count_run(run: VariantRun) -> Tuple[int, int, int, List[str]]:
+    """A variant's boots case by case: a case with the status its variant
+    expects (FAIL for the race cases the variant lacks the fix for, PASS
+    for the others) passes, a skipped one that should pass is skipped,
+    anything else fails, and so does each red case a boot did not run. A
+    build that failed or a boot without results counts one failure."""
+    passed = failed = skipped = 0
+    problems = []
+    where = f'{run.base} {run.arch} {run.variant}'
+    if run.error:
+        return 0, 1, 0, [f'{where}: {run.error}']
+    if not run.boots:
+        return 0, 1, 0, [f'{where}: not booted']
+    for index, boot in enumerate(run.boots, 1):
+        tag = f'{where}' + (f' boot {index}' if len(run.boots) > 1 else '')
+        if not boot.statuses:
+            failed += 1
+            problems.append(f'{tag}: no KTAP results (kunit.py exit {boot.returncode}; '
+                            f'{boot.log or "no kernel log"})')
+            continue
+        for case, status in sorted(boot.statuses.items()):
+            want = ktap.FAIL if case in run.red else ktap.PASS
+            if status == want:
+                passed += 1
+            elif status == ktap.SKIP and want == ktap.PASS:
+                skipped += 1
+            else:
+                failed += 1
+                problems.append(f'{tag} {case}: {status}, expected {want}'
+                                + (' (red without the fix)' if want == ktap.FAIL else ''))
+        for case in sorted(set(run.red) - set(boot.statuses)):
+            failed += 1
+            problems.append(f'{tag} {case}: not run, expected {ktap.FAIL}')
+    return passed, failed, skipped, problems
+
+
+def ci_pass(res: BaseResult, arch: str, seconds: float, out_dir: Path) -> CiPass:
+    found = CiPass(res.base, arch, seconds=seconds, out_dir=str(out_dir))
+    found.checks = [CheckResult(f'upstream {res.base}: {c.name}', c.ok, c.problems)
+                    for c in res.checks]
+    found.runs = res.runs
+    for run in res.runs:
+        passed, failed, skipped, problems = count_run(run)
+        found.passed += passed
+        found.failed += failed
+        found.skipped += skipped
+        found.problems += problems
+    return found
+
+
+def ci_passes(repo: Path, env: Mapping[str, str], passes: List[Tuple[str, str]], jobs: int,
+              say: Say) -> List[CiPass]:
+    """make test's opt-in (cli.UPSTREAM_IN_TEST): per (base, arch), the
+    variants of CI_VARIANTS built and booted CI_RUNS times each, with the
+    series' checks and its cover letter."""
     found = []
     for base_name, arch_name in passes:
         base = next(b for b in BASES if b.name == base_name)
         arch = next(a for a in ARCHES if a.name == arch_name)
+        say(f'== upstream {base_name} on {arch_name}: {base.series_dir(repo).name}, '
+            f'{" and ".join(v.name for v in CI_VARIANTS)}, {CI_RUNS} boot each ==')
         t0 = time.monotonic()
         try:
-            done, _out = run(repo, env, [base], [arch], VARIANTS, 1, jobs, False, False, say)
+            done, out_dir = run(repo, env, [base], [arch], CI_VARIANTS, CI_RUNS, jobs, False,
+                                False, say)
         except HarnessError as exc:
-            found.append(CheckResult(f'upstream {base_name} {arch_name}', False, [exc.message]))
+            failed = CiPass(base_name, arch_name, seconds=time.monotonic() - t0)
+            failed.failed = 1
+            failed.problems = [f'{base_name} {arch_name}: {exc.message}']
+            found.append(failed)
             continue
-        res = done[0]
-        found.append(CheckResult(
-            f'upstream {base_name} {arch_name}: the standalone series, fixed green, unfixed '
-            f'red ({time.monotonic() - t0:.0f} s)', base_ok(res),
-            [p for c in res.checks for p in c.problems] +
-            [f'{r.variant}: {r.error or f"{r.matched()}/{len(r.boots)} as expected"}'
-             for r in res.runs if r.error or r.matched() != len(r.boots)]))
+        found.append(ci_pass(done[0], arch_name, time.monotonic() - t0, out_dir))
     return found
+
+
+def ci_lines(found: CiPass) -> List[str]:
+    """What make test prints of a pass: the figures, its checks, its counts."""
+    lines = [f'== {found.name} ({found.seconds:.0f} s; {found.out_dir or "no results"}) ==']
+    lines += ['  ' + line for line in figures(found.runs)] if found.runs else []
+    for check in found.checks:
+        lines.append(f'  {"ok  " if check.ok else "FAIL"} {check.name}')
+        lines += [f'       {p}' for p in check.problems]
+    lines += [f'  FAIL {p}' for p in found.problems]
+    lines.append(f'  {found.name}: {found.passed} passed, {found.failed} failed, '
+                 f'{found.skipped} skipped' + ('' if found.ok() else ': FAILED'))
+    return lines
+
+
+def ci_summary(found: CiPass) -> Dict[str, object]:
+    """The pass in make test's record (summary.json)."""
+    return {'name': found.name, 'ok': found.ok(), 'passed': found.passed,
+            'failed': found.failed, 'skipped': found.skipped,
+            'seconds': round(found.seconds), 'results': found.out_dir,
+            'variants': [r.variant for r in found.runs], 'problems': found.problems}

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 from unittest import mock
 
-from lrb_harness import cli, profiles, suites
+from lrb_harness import cli, profiles, suites, upstream
+from lrb_harness.checks import CheckResult
 from lrb_harness.errors import HarnessError
 
 from .helpers import DATA, FAKE_FILES, TempDirTest, make_tarball, write
@@ -277,6 +278,29 @@ class BenchOutputsTest(unittest.TestCase):
                          cli.bench_outputs('x/b.md', None, True, Path('/r/run')))
         self.assertEqual(('docs/bench.md', 'c.png'),
                          cli.bench_outputs(None, 'c.png', False, Path('/r/run')))
+
+
+class UpstreamInTestTest(unittest.TestCase):
+    """make test's upstream pass: in the closing counts, and a clear line when red."""
+
+    def test_in_make_test(self) -> None:
+        self.assertIn(('6.12', 'x86_64'), cli.UPSTREAM_IN_TEST)
+
+    def test_counts_and_failure_lines(self) -> None:
+        good = upstream.CiPass('6.12', 'x86_64', passed=16)
+        bad = upstream.CiPass('6.12', 'arm64', passed=15, failed=1, problems=[
+            '6.12 arm64 unfixed ring_buffer.x: PASS, expected FAIL (red without the fix)'])
+        bad.checks = [CheckResult('upstream 6.12: checkpatch --strict', False, ['0002: ...'])]
+        self.assertEqual(cli.upstream_totals((400, 0, 3), [good, bad]), (431, 1, 3))
+        self.assertEqual(cli.upstream_failures([good], False), [])
+        lines = cli.upstream_failures([good, bad], False)
+        self.assertEqual(lines[0], 'failed:')
+        self.assertEqual(lines[1], '  upstream 6.12 arm64 FAILED (make upstream BASE=6.12 '
+                                   'ARCH=arm64 RUNS=1): 2 problems')
+        self.assertIn('    upstream 6.12: checkpatch --strict', lines)
+        self.assertEqual(cli.upstream_failures([bad], True)[0][:19], '  upstream 6.12 arm')
+        # no case ran: not a pass, even with nothing failed
+        self.assertFalse(upstream.CiPass('6.12', 'x86_64').ok())
 
 
 class QemuConfigTest(TempDirTest):

@@ -9,12 +9,15 @@ from lrb_harness.errors import HarnessError
 
 PATCH = """--- a/kernel/trace/ring_buffer.c
 +++ b/kernel/trace/ring_buffer.c
-@@ -1,3 +1,3 @@
+@@ -1,5 +1,5 @@
  a
 -b
 +B
  c
+ d
+ e
 """
+BASE = 'a\nb\nc\nd\ne\n'
 
 
 class KernelFixTest(unittest.TestCase):
@@ -22,19 +25,24 @@ class KernelFixTest(unittest.TestCase):
         repo = Path(__file__).resolve().parents[2]
         self.assertTrue(kernel_fix.fix_patch(repo).name.endswith('.patch'))
 
-    def test_applies_then_refuses_a_second_time(self) -> None:
+    def test_merged_beside_lines_of_its_context(self) -> None:
+        """A hook line inside the patch's context: patch would need fuzz,
+        the three-way merge needs none."""
         with tempfile.TemporaryDirectory() as tmp:
-            src = Path(tmp) / kernel_fix.SOURCE
-            src.parent.mkdir(parents=True)
-            src.write_text('a\nb\nc\n')
             patch = Path(tmp) / 'fix.patch'
             patch.write_text(PATCH)
-            kernel_fix.apply(Path(tmp), patch, dry_run=True)
-            self.assertEqual(src.read_text(), 'a\nb\nc\n')
-            kernel_fix.apply(Path(tmp), patch, dry_run=False)
-            self.assertEqual(src.read_text(), 'a\nB\nc\n')
+            got = kernel_fix.merge_fix('a\nb\nc\nhook\nd\ne\n', BASE, patch)
+            self.assertEqual(got, 'a\nB\nc\nhook\nd\ne\n')
+
+    def test_conflict_and_bad_patch_refused(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            patch = Path(tmp) / 'fix.patch'
+            patch.write_text(PATCH)
             with self.assertRaises(HarnessError) as ctx:
-                kernel_fix.apply(Path(tmp), patch, dry_run=True)
+                kernel_fix.merge_fix('a\nX\nc\nd\ne\n', BASE, patch)
+            self.assertIn('does not merge', ctx.exception.message)
+            with self.assertRaises(HarnessError) as ctx:
+                kernel_fix.merge_fix('x\n', 'x\n', patch)
             self.assertIn('does not apply', ctx.exception.message)
 
 

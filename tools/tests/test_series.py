@@ -72,6 +72,13 @@ class RecordTest(TempDirTest):
         self.assertEqual(test['elapsed_s'], 1623)
         self.assertEqual(data['passed'], 5)  # the default pass's own boots
 
+    def test_upstream_passes_add_to_the_counts(self) -> None:
+        ups = [{'name': 'upstream 6.12 x86_64', 'ok': False, 'passed': 15, 'failed': 1,
+                'skipped': 0}]
+        test = testrecord.section([], [], {}, 1.0, 'k', 'c', 'make test', ups)
+        self.assertEqual((test['passed'], test['failed'], test['skipped']), (15, 1, 0))
+        self.assertEqual(test['upstream'], ups)
+
 
 class CoverLetterTest(TempDirTest):
     def test_figures_of_a_make_test(self) -> None:

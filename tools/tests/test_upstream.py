@@ -5,9 +5,10 @@ results of a boot, the figures, and elfcmp on objects the host gcc builds."""
 import shutil
 import subprocess
 from pathlib import Path
-from typing import List
+from typing import Dict, List
 
 from lrb_harness import elfcmp, ktap, upstream
+from lrb_harness.checks import CheckResult
 from lrb_harness.errors import HarnessError
 
 from .helpers import TempDirTest, git, make_tarball, mtimes, write
@@ -259,31 +260,81 @@ class ElfTest(TempDirTest):
 
 
 class CiTest(TempDirTest):
-    """make test's opt-in: one check per (base, arch), from a run."""
+    """make test's pass: the variants of CI_VARIANTS, once each, counted case
+    by case for the closing line."""
 
-    def test_ci_checks(self) -> None:
+    READER = f'ring_buffer.{upstream.READER_CASE}'
+    ITER = f'ring_buffer.{upstream.ITER_CASE}'
+    OTHER = 'ring_buffer.overwrite_pushes_head'
+
+    def variant(self, variant: upstream.Variant, *boots: Dict[str, str]
+                ) -> upstream.VariantRun:
+        run = upstream.VariantRun('6.12', 'x86_64', variant.name, list(variant.red))
+        run.boots = [upstream.Boot(dict(b), 0 if all(v == ktap.PASS for v in b.values())
+                                   else 1, 2.0, 'x.log') for b in boots]
+        return run
+
+    def test_expected_statuses_pass(self) -> None:
+        fixed = self.variant(upstream.FIXED, {self.READER: ktap.PASS, self.ITER: ktap.PASS,
+                                              self.OTHER: ktap.PASS})
+        unfixed = self.variant(upstream.UNFIXED, {self.READER: ktap.FAIL, self.ITER: ktap.FAIL,
+                                                  self.OTHER: ktap.PASS})
+        self.assertEqual(upstream.count_run(fixed), (3, 0, 0, []))
+        # the race cases red without the fix: what the pass wants, so passed
+        self.assertEqual(upstream.count_run(unfixed), (3, 0, 0, []))
+
+    def test_unexpected_statuses_fail_with_a_line_each(self) -> None:
+        unfixed = self.variant(upstream.UNFIXED, {self.READER: ktap.PASS, self.OTHER: ktap.SKIP})
+        passed, failed, skipped, problems = upstream.count_run(unfixed)
+        self.assertEqual((passed, failed, skipped), (0, 2, 1))
+        self.assertIn(f'6.12 x86_64 unfixed {self.READER}: PASS, expected FAIL (red without '
+                      'the fix)', problems)
+        self.assertIn(f'6.12 x86_64 unfixed {self.ITER}: not run, expected FAIL', problems)
+        fixed = self.variant(upstream.FIXED, {self.READER: ktap.FAIL}, {})
+        passed, failed, skipped, problems = upstream.count_run(fixed)
+        self.assertEqual((passed, failed, skipped), (0, 2, 0))
+        self.assertIn(f'6.12 x86_64 fixed boot 1 {self.READER}: FAIL, expected PASS', problems)
+        self.assertTrue(problems[1].startswith('6.12 x86_64 fixed boot 2: no KTAP results'))
+        broken = self.variant(upstream.FIXED)
+        broken.error = 'kunit.py run failed before booting (exit 1)'
+        self.assertEqual(upstream.count_run(broken)[:3], (0, 1, 0))
+
+    def test_ci_passes(self) -> None:
         calls = []
 
         def fake_run(repo: Path, env: object, bases: List[upstream.Base],
                      arches: List[upstream.Arch], variants: List[upstream.Variant], runs: int,
                      jobs: int, text: bool, force: bool,
                      say: object) -> 'tuple[List[upstream.BaseResult], Path]':
-            calls.append((bases[0].name, arches[0].name, runs, text))
+            calls.append((bases[0].name, arches[0].name, [v.name for v in variants], runs,
+                          text))
+            if bases[0].name == '6.1':
+                raise HarnessError('linux-source-6.1 not found')
             res = upstream.BaseResult(bases[0].name)
-            run = upstream.VariantRun(bases[0].name, arches[0].name, 'unfixed',
-                                      list(upstream.UNFIXED.red))
-            failed = {case: ktap.FAIL for case in upstream.UNFIXED.red}
-            run.boots = [upstream.Boot(failed if bases[0].name == '6.12' else {}, 1, 2.0, '')]
-            res.runs = [run]
+            res.checks = [CheckResult('checkpatch --strict (3 patches)', True)]
+            res.runs = [self.variant(upstream.FIXED, {self.READER: ktap.PASS,
+                                                      self.ITER: ktap.PASS}),
+                        self.variant(upstream.UNFIXED, {self.READER: ktap.PASS,
+                                                        self.ITER: ktap.FAIL})]
             return [res], self.tmp
 
         real = upstream.run
         upstream.run = fake_run
         try:
-            found = upstream.ci_checks(self.tmp, {}, [('6.12', 'x86_64'), ('6.1', 'arm64')],
+            found = upstream.ci_passes(self.tmp, {}, [('6.12', 'x86_64'), ('6.1', 'arm64')],
                                        2, lambda _m: None)
         finally:
             upstream.run = real
-        self.assertEqual(calls, [('6.12', 'x86_64', 1, False), ('6.1', 'arm64', 1, False)])
-        self.assertEqual([c.ok for c in found], [True, False])
-        self.assertIn('unfixed: 0/1 as expected', found[1].problems)
+        self.assertEqual(calls, [('6.12', 'x86_64', ['fixed', 'unfixed'], 1, False),
+                                 ('6.1', 'arm64', ['fixed', 'unfixed'], 1, False)])
+        first, second = found
+        self.assertEqual((first.passed, first.failed, first.skipped), (3, 1, 0))
+        self.assertFalse(first.ok())
+        self.assertEqual(first.checks[0].name, 'upstream 6.12: checkpatch --strict (3 patches)')
+        lines = upstream.ci_lines(first)
+        self.assertEqual(lines[-1], '  upstream 6.12 x86_64: 3 passed, 1 failed, 0 skipped: '
+                                    'FAILED')
+        self.assertTrue(any('reader case' in line for line in lines))
+        self.assertEqual((second.passed, second.failed), (0, 1))
+        self.assertEqual(second.problems, ['6.1 arm64: linux-source-6.1 not found'])
+        self.assertEqual(upstream.ci_summary(first)['failed'], 1)
