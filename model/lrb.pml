@@ -24,7 +24,9 @@
  *              store buffer, loads of the reader satisfied early), a mask of
  *              W_DAT (slots), W_CIDX (commit indexes), W_COMMIT (commit_page),
  *              W_VER (versions), W_CNT (event counts), W_OV (overrun),
- *              W_PUSH (pushing), W_COUNT (committed); 0: sequentially
+ *              W_PUSH (pushing), W_COUNT (committed), and in the other
+ *              direction W_RPTR (the reader's prev pointers and its page's
+ *              next, as the writers' CPU sees them); 0: sequentially
  *              consistent
  *   ANYWHERE   1: an interrupt (a nested writer, or the reader with RDCPU)
  *              may arrive before every shared access of a writer, not only
@@ -54,6 +56,8 @@
  *   barriers, the reader's end: M_NO_RMB_LOOK, M_NO_RMB_SIZE, M_NO_RMB_WALK,
  *     M_NO_RMB_VERSION, M_NO_RMB_HEADER, M_SWAP_RELAXED, M_NO_RMB_READ_PAGE,
  *     M_NO_RMB_STATS_FIRST, M_NO_RMB_STATS_SECOND
+ *   barriers of the reader's stores (W_RPTR): M_NO_WMB_READER_NEXT (the
+ *     reader's end), M_NO_RMB_COMMIT_PREV (the writers' end)
  */
 
 #ifndef PAGES
@@ -132,7 +136,8 @@ mtype = { STAMP, RESERVED, MOVE_TAIL, COMMIT_PREV, HEAD_UPDATE_BEFORE, HEAD_UPDA
 	  READER_AFTER_SWAP, READER_DONE, READER_BUSY,
 	  reserve, payload, crossed, write_failed, set_update, set_header,
 	  reset_stale, clear_update, reset_next, tail_moved, commit_moved, commit_idx, commit_done,
-	  reset_page, head_found, read_version, header_check, read_overrun, recheck, take_head, swap,
+	  reset_page, head_found, point_next, read_version, header_check, read_overrun, recheck,
+	  take_head, swap,
 	  read_event, read_whole, drained, stats,
 	  /* the interrupt points of ANYWHERE that are not hook points */
 	  at_depth_store, at_claim, at_reservation, at_commit_load, at_commit_store,
@@ -142,7 +147,9 @@ mtype = { STAMP, RESERVED, MOVE_TAIL, COMMIT_PREV, HEAD_UPDATE_BEFORE, HEAD_UPDA
 	  at_tail_reread, at_commit_reset, at_tail_recheck, at_commit_zero, at_write_index,
 	  at_idle,
 	  /* what the floating loads of WEAK take */
-	  ld_commit, ld_cidx, ld_ver, ld_ov, ld_cnt, ld_dat, ld_push, ld_hdr, ld_committed };
+	  ld_commit, ld_cidx, ld_ver, ld_ov, ld_cnt, ld_dat, ld_push, ld_hdr, ld_committed,
+	  /* and what the writers' reader-page test loads (trail lines) */
+	  ld_prev, ld_prev_next, ld_prev_again, ld_prev_early };
 
 /* ---- the ring ---------------------------------------------------------- */
 
@@ -240,6 +247,9 @@ byte ovc[MAXEV + 1];	/* the overrun when committed first became each
 #define WK_pushing	W_PUSH
 #define WK_committed	W_COUNT
 #define ISWEAK(x)	((WEAK & WK_##x) != 0)
+/* and the other direction: the reader's stores of prev pointers and of its
+ * page's next, as the writers' CPU sees them (below) */
+#define W_RPTR		256
 
 #if WEAK
 byte m_dat[NP * CAP];
@@ -556,8 +566,96 @@ inline flags_flush()
 #define flags_flush()	skip
 #endif
 
+/*
+ * The reader's stores as the writers' CPU sees them (W_RPTR): the prev
+ * pointers (prv[], the reader's own view; m_prv[], memory's, what the
+ * writers load) and its page's next with its flag before the swap (a
+ * pending store: pn_nxt/pn_flg for page pn_pg, while nxt[]/flg[] keep
+ * memory's value, which the writers' loads and cmpxchgs read). A store of
+ * the reader stays pending until its write barrier (rd_wmb(): the smp_wmb()
+ * before it points its page's next) or its swap cmpxchg (fully ordered)
+ * publishes it, or a load of the writers takes it (it reached memory then);
+ * a pending store the reader overwrites may reach memory first, or never.
+ * The reader does not load its page's next while that store is pending (it
+ * loads it after the swap). A writer's cmpxchg of a next pointer with a
+ * reader store pending there succeeds or fails on memory's value, and the
+ * reader's store, later in coherence order, overwrites it when it reaches
+ * memory. A writer's load is taken at its place, but for the recheck of
+ * lrb_commit_on_reader_page() without its read barrier
+ * (M_NO_RMB_COMMIT_PREV), which may be satisfied as early as the first
+ * load of the same prev pointer (early), and so returns that value.
+ */
+#if (WEAK & W_RPTR)
+byte m_prv[NP];
+bool pn;		/* the reader's store of page pn_pg's next is pending */
+byte pn_pg, pn_nxt, pn_flg;
+/* a store of the reader to a prev pointer: pending */
+#define RWST_PRV(i, v) \
+	if \
+	:: m_prv[i] != prv[i] -> m_prv[i] = prv[i]; hit = hit | inatt \
+	:: true \
+	fi; \
+	prv[i] = v
+/* a load of the writers: memory, or the pending store, which reaches it */
+#define WRLD_PRV(dst, i) \
+	if \
+	:: dst = m_prv[i] \
+	:: m_prv[i] != prv[i] -> m_prv[i] = prv[i]; hit = hit | inatt; dst = prv[i] \
+	fi
+#define PN_OUT \
+	nxt[pn_pg] = pn_nxt; flg[pn_pg] = pn_flg; FLAGS_OUT(pn_pg); \
+	pn = false; pn_pg = 0; pn_nxt = 0; pn_flg = 0; hit = hit | inatt
+/* the reader's store of its page's next, its flag with it */
+#define RWST_NEXT(p, n, fl) \
+	if \
+	:: pn -> assert(pn_pg == p); PN_OUT \
+	:: true \
+	fi; \
+	pn = true; pn_pg = p; pn_nxt = n; pn_flg = fl
+/* a load or cmpxchg of the writers of page p's next: the pending store
+ * of the reader may have reached memory */
+#define WTAKE(p) \
+	if \
+	:: pn && pn_pg == (p) -> PN_OUT \
+	:: true \
+	fi
+/* the reader's smp_wmb(), and its fully ordered swap: every pending store
+ * of the reader reaches memory */
+inline rd_flush()
+{
+	wfi = 0;
+	do
+	:: wfi < NP -> m_prv[wfi] = prv[wfi]; wfi++; hit = hit | inatt
+	:: else -> break
+	od;
+	wfi = 0;
+	if
+	:: pn -> PN_OUT
+	:: else
+	fi
+}
+/* the writer's recheck of a prev pointer may be satisfied from the first
+ * load on; its smp_rmb() (wr_rmb()) orders it after the load between.
+ * A store of the reader that reaches memory changes the ring under the
+ * writers in an attempt then (hit: the bound on their retries), whenever
+ * the reader made it */
+#define ARM_EARLY	early = true
+#define wr_rmb()	early = false
+#else
+#define m_prv		prv
+#define RWST_PRV(i, v)	prv[i] = v
+#define WRLD_PRV(dst, i)	dst = prv[i]
+#define RWST_NEXT(p, n, fl)	nxt[p] = n; flg[p] = fl; FLAGS_OUT(p)
+#define WTAKE(p)	skip
+#define rd_flush()	skip
+#define ARM_EARLY	skip
+#define wr_rmb()	skip
+#endif
+#define rd_wmb()	rd_flush()
+
 inline head_set(p, pg, old, new, found)
 {
+	WTAKE(p);
 	if
 	:: nxt[p] != pg -> found = MOVED
 	:: nxt[p] == pg && flg[p] == old ->
@@ -662,6 +760,8 @@ proctype Writer(byte me) provided (cur + 1 == _pid)
 	byte depth, cpg, cindex, seen_claims, seen_cross, loops;
 	bool last;			/* the commit is on the tail page */
 	bool moved;			/* this attempt moved the tail itself */
+	bool early;			/* W_RPTR: the recheck of the prev
+					   pointer may be taken at its first load */
 	byte left = (me == 0 -> PREP + OUTER : 1);
 
 end_idle:
@@ -776,7 +876,7 @@ move_tail:
 		/* lrb_move_tail() */
 		crossings++;
 		HOOK(MOVE_TAIL);
-		atomic { np = nxt[tp] SPLIT(at_next_page) cp = commit };
+		atomic { WTAKE(tp); np = nxt[tp] SPLIT(at_next_page) cp = commit };
 #ifndef M_NO_NEXT_COMMIT_CHECK
 		if
 		:: np == cp ->
@@ -787,15 +887,29 @@ move_tail:
 		fi;
 #endif
 		IRQ(at_flags);
-		atomic { f = (nxt[tp] != np -> MOVED : flg[tp]) };
+		atomic { WTAKE(tp); f = (nxt[tp] != np -> MOVED : flg[tp]) };
 		if
 		:: f != NORMAL ->
 #if OVERWRITE
-			/* lrb_is_reader_page(commit_page): its prev, then prev's next */
+			/* lrb_commit_on_reader_page(commit_page): its prev, then
+			 * prev's next; with W_RPTR both loads may miss the reader's
+			 * pending stores */
 			IRQ(at_prev_next);
-			atomic { t2 = prv[cp] };
+			atomic { WRLD_PRV(t2, cp); ARM_EARLY; printf("LRB %d load %e %d\n", me, ld_prev, t2) };
 			HOOK(COMMIT_PREV);
-			atomic { f = (nxt[t2] != cp); ret = (cp == rdpg) };
+			atomic {
+				WTAKE(t2);
+				f = (nxt[t2] != cp); ret = (cp == rdpg);
+				printf("LRB %d load %e %d\n", me, ld_prev_next, nxt[t2]);
+				/* smp_rmb(): prev's next before the prev pointer again;
+				 * pairs with the reader's smp_wmb() before it points its
+				 * page's next (the prev pointer its last swap fixed is
+				 * out before that next) */
+#ifndef M_NO_RMB_COMMIT_PREV
+				wr_rmb();
+#endif
+				early = early && f
+			};
 #ifdef M_NO_READER_PAGE_CHECK
 			f = false;
 #endif
@@ -811,14 +925,31 @@ move_tail:
 			if
 			:: f ->
 				IRQ(at_prev_next);
+				/* memory's value, or a pending store of the reader that
+				 * reaches memory now, or (no read barrier) the value of the
+				 * first load */
 				if
-				:: atomic { prv[cp] != t2 -> ret = 0; f = 0 }; goto again
-				:: atomic { prv[cp] == t2 -> skip }
+				:: atomic { m_prv[cp] != t2 -> ret = 0; f = 0; early = false;
+					printf("LRB %d load %e %d\n", me, ld_prev_again, m_prv[cp]) }; goto again
+				:: atomic { m_prv[cp] != prv[cp] && prv[cp] != t2 ->
+					m_prv[cp] = prv[cp]; hit = hit | inatt; ret = 0; f = 0; early = false;
+					printf("LRB %d load %e %d\n", me, ld_prev_again, m_prv[cp]) };
+				   goto again
+				:: atomic { m_prv[cp] == t2 -> early = false;
+					printf("LRB %d load %e %d\n", me, ld_prev_again, t2) }
+				/* (a pending store back to the first load's value) */
+				:: atomic { m_prv[cp] != prv[cp] && prv[cp] == t2 -> m_prv[cp] = prv[cp]; hit = hit | inatt; early = false;
+					printf("LRB %d load %e %d\n", me, ld_prev_again, t2) }
+				:: atomic { early -> early = false;
+					printf("LRB %d load %e %d\n", me, ld_prev_early, t2) }
 				fi;
 				/* and np, read before, must still follow tp: the
 				 * reader may have swapped since (the commit page
 				 * may be its page now, and np stale) */
 				IRQ(at_flags);
+#if (WEAK & W_RPTR)
+				atomic { WTAKE(tp) };
+#endif
 				if
 				:: atomic { nxt[tp] != np -> ret = 0; f = 0 }; goto again
 				:: atomic { nxt[tp] == np -> skip }
@@ -829,13 +960,18 @@ move_tail:
 			if
 			:: f ->
 				IRQ(at_tail_check);
+				/* the verdict, where it is acted on (ret: the commit is on
+				 * the reader page; once there it stays until the writers
+				 * move it): a drop as a commit overrun */
 				if
 				:: atomic { cp != tail ->
+					ret = (cp == rdpg);
 					assert(ret);
 					ret = 0;
 					commit_overrun++ };
 				   goto failed
-				:: atomic { cp == tail -> ret = 0 }
+				/* or the tail goes on past the head without a push */
+				:: atomic { cp == tail -> ret = (cp == rdpg); assert(ret); ret = 0 }
 				fi
 			:: else ->
 				ret = 0;
@@ -844,6 +980,7 @@ move_tail:
 #else
 			IRQ(at_flags);
 			atomic {
+				WTAKE(tp);
 				f = (nxt[tp] != np -> MOVED : flg[tp]);
 				/* a drop only on a full ring: the head holds events */
 				assert(f == MOVED || filled[np])
@@ -900,7 +1037,7 @@ handle_head:
 		:: else -> assert(false)
 		fi;
 		IRQ(at_new_head);
-		atomic { nh = nxt[np] };
+		atomic { WTAKE(np); nh = nxt[np] };
 		HOOK(NEW_HEAD_BEFORE);
 		atomic { head_set(np, nh, NORMAL, HEADER, ret); lrb_show(me, set_header) };
 		HOOK(NEW_HEAD_AFTER);
@@ -1096,7 +1233,7 @@ commit_page:
 		};
 		if
 		:: !last ->
-			atomic { cp = nxt[cp] };
+			atomic { WTAKE(cp); cp = nxt[cp] };
 			IRQ(at_commit_page_store);
 			atomic {
 				/* smp_wmb(): the old page's final commit index before the
@@ -1478,9 +1615,22 @@ find_head:
 #endif
 		/* the reader page takes the head's place */
 		RAT(READER_HEAD_FOUND) atomic { nn = nxt[hd] };
-		atomic { nxt[rp] = nn; flg[rp] = HEADER; prv[rp] = pv; FLAGS_OUT(rp);
+		atomic {
+			/* smp_wmb(): the prev pointer the last swap fixed before
+			 * this page's next; pairs with the smp_rmb() of
+			 * lrb_commit_on_reader_page() */
+#ifndef M_NO_WMB_READER_NEXT
+			rd_wmb();
+#endif
+			RWST_NEXT(rp, nn, HEADER); RWST_PRV(rp, pv);
 			/* a writer with a stale prev pointer reads these */
-			hit = hit | inatt };
+			hit = hit | inatt;
+#if (WEAK & W_RPTR)
+			/* a step line: the store is pending, the drawing shows
+			 * memory's next pointers */
+			lrb_show(RD, point_next);
+#endif
+			skip };
 		/*
 		 * The head page's version, then the HEADER again, then the
 		 * overrun. Pushes that take the head a whole lap round the ring
@@ -1548,6 +1698,9 @@ find_head:
 			FLAGS_SEEN(pv);
 			if
 			:: nxt[pv] == hd && flg[pv] == HEADER ->
+				/* fully ordered: the reader's stores before it reach
+				 * the writers first (W_RPTR) */
+				rd_flush();
 				nxt[pv] = rp; flg[pv] = NORMAL; FLAGS_OUT(pv); ok = true;
 				rdpg = hd;
 				/* writers in flight may find their head gone */
@@ -1633,7 +1786,7 @@ lap_recheck:
 #endif
 		RHOOK(READER_AFTER_SWAP);
 		atomic { nn = nxt[rp] };
-		atomic { prv[nn] = rp; hit = hit | inatt };
+		atomic { RWST_PRV(nn, rp); hit = hit | inatt };
 		RHOOK(READER_DONE);
 		atomic {
 			hint = nn;
@@ -1821,7 +1974,8 @@ read_stats:
 nothing:
 		if
 		:: drain ->
-			atomic { final_checks(); checked = true; lrb_show(RD, drained) };
+			/* the reader's own view: its stores (W_RPTR) */
+			atomic { rd_flush(); final_checks(); checked = true; lrb_show(RD, drained) };
 			break
 		:: else
 		fi;
@@ -1917,6 +2071,11 @@ init {
 		commit = 1;
 #if WEAK
 		m_commit = 1;
+#endif
+#if (WEAK & W_RPTR)
+		for (i : 0 .. PAGES) {
+			m_prv[i] = prv[i]
+		}
 #endif
 #ifdef M_HEAD_SET_RELEASE
 		for (i : 0 .. PAGES) {

@@ -104,12 +104,23 @@ BARRIERS: List[Barrier] = [
             'read and overrun before the second load of committed',
             ('wmb_index_loop', 'wmb_index_tail', 'cmpxchg_flags'), ('no_rmb_stats_second',),
             '#ifndef M_NO_RMB_STATS_SECOND'),
+    # the pair of the stale prev pointer's fix: reader stores as the writers
+    # see them (W_RPTR)
+    Barrier('wmb_reader_next', 'lrb_swap_reader_page', 'smp_wmb(', 1,
+            "the prev pointer the reader's last swap fixed before its page's next is "
+            'pointed at the head', ('rmb_commit_prev',), ('no_wmb_reader_next',),
+            '#ifndef M_NO_WMB_READER_NEXT'),
+    Barrier('rmb_commit_prev', 'lrb_commit_on_reader_page', 'smp_rmb(', 1,
+            "the commit page's prev page's next before the prev pointer again",
+            ('wmb_reader_next',), ('no_rmb_commit_prev',),
+            '#ifndef M_NO_RMB_COMMIT_PREV'),
 ]
 
 # The model's barriers: a write barrier (wflush(): every pending store to
 # memory), the flag cmpxchg's flush, a read barrier (fl_reset(): the loads
-# after it are taken after it)
-MODEL_BARRIER = re.compile(r'\b(?:WMB\(\)|HS_FLUSH;|fl_reset\(\))')
+# after it are taken after it); of the reader's stores (W_RPTR), the
+# reader's write barrier (rd_wmb()) and the writers' read barrier (wr_rmb())
+MODEL_BARRIER = re.compile(r'\b(?:WMB\(\)|HS_FLUSH;|fl_reset\(\)|rd_wmb\(\)|wr_rmb\(\))')
 # How far below the line of its switch the model's barrier may be
 MODEL_REACH = 4
 
@@ -123,16 +134,6 @@ NOT_MODELLED: Dict[str, str] = {
     'lrb_reader_mb_done': 'the helper itself: the swap cmpxchg is the barrier',
     'lrb_swap_reader_page:lrb_reader_mb_done': 'the stale-read emulation after the swap '
                                                'cmpxchg (swap_mb)',
-    # The pair of the stale prev pointer's fix: the model's reader stores are
-    # sequentially consistent (docs/model.md, "Not checked"), so no mutation
-    # of the model can remove either end; lrb_smp.writer_commit_prev_goes_stale
-    # replays the window, not the reordering
-    'lrb_commit_on_reader_page': "the writer's smp_rmb() before the commit page's prev "
-                                 "again; pairs with the reader's smp_wmb() before it points "
-                                 "a page's next: reader stores are not weak in the model",
-    'lrb_swap_reader_page:smp_wmb': "the reader's smp_wmb() before it points its page's next; "
-                                    "pairs with lrb_commit_on_reader_page()'s smp_rmb(): "
-                                    "reader stores are not weak in the model",
 }
 
 

@@ -17,16 +17,22 @@ BASE: Mapping[str, int] = {'PAGES': 3, 'DEPTH': 1, 'NEST': 1, 'PREP': 0, 'OUTER'
 
 # The locations WEAK may make weak (model/lrb.pml's W_*)
 W_DAT, W_CIDX, W_COMMIT, W_VER, W_CNT, W_OV, W_PUSH, W_COUNT = 1, 2, 4, 8, 16, 32, 64, 128
+# every location the writers store and the reader loads (the `*_all`
+# configurations); W_RPTR is the other direction, the reader's stores of
+# prev pointers and of its page's next as the writers see them
 W_ALL = 255
+W_RPTR = 256
 WEAK_NAMES = {W_DAT: 'slots', W_CIDX: 'commit indexes', W_COMMIT: 'commit_page',
               W_VER: 'versions', W_CNT: 'event counts', W_OV: 'overrun', W_PUSH: 'pushing',
-              W_COUNT: 'committed'}
+              W_COUNT: 'committed', W_RPTR: "the reader's prev pointers and page next"}
 
 
 def weak_names(mask: int) -> str:
     """The locations of a WEAK mask, for the documents and the run's lines."""
     if mask == W_ALL:
         return 'all'
+    if mask == W_ALL | W_RPTR:
+        return "all, the reader's pointers too"
     return ', '.join(name for bit, name in WEAK_NAMES.items() if mask & bit)
 
 
@@ -80,8 +86,9 @@ PROPERTIES: Dict[str, Property] = {p.name: p for p in [
     Property('quiescent', 'at the drain no writer is in flight and the commit is on the tail',
              _av('((tail==commit)&&(cidx[tail]==widx[tail]))') + '|' +
              _av('((committing==0)&&(pushing==0))')),
-    Property('overrun_justified', 'a commit overrun drop: the commit was on the reader page',
-             _av('ret')),
+    Property('overrun_justified', "lrb_move_tail()'s reader-page verdict: a commit overrun "
+             'drop, or the tail on past the head with no push, only with the commit on the '
+             'reader page', _av('ret')),
     Property('drop_justified', 'a producer/consumer drop: the head holds a full page',
              _av('((f==4)||filled[np])')),
     Property('push_full', 'a head push loses a full page, one the reader has not taken',
@@ -219,6 +226,14 @@ C_W_STATS = cfg('w_stats', 'weak committed and overrun: the counters, and whole 
 C_W_STATS_LAPS = cfg('w_stats_laps', 'weak committed and overrun: the counters read against '
                      'a lap and one push more', LAP, OUTER=4, WEAK=W_COUNT | W_OV, STATS=1,
                      big=True)
+# The reader's stores as the writers see them, on m_lap's shape: the prev
+# pointer of the head the reader's swap fixed is still pending when the
+# head has been pushed past that page and the commit came back onto it
+# (the writers' reader-page test of that commit page), while the reader
+# points its page's next for its next swap
+C_W_RPTR = cfg('w_rptr', "weak reader pointers: the reader's prev fix and its page's next as "
+               'the writers see them, against the pushes of m_lap', LAP, WEAK=W_RPTR,
+               big=True)
 C_A_WRITERS = cfg('a3_depth2_writers', 'interrupts at every shared access, two nested levels, '
                   'writers only', ANYWHERE=1, PAGES=3, PREP=3, OUTER=1, NEST=2, DEPTH=2,
                   READER=0)
@@ -244,6 +259,7 @@ CI: List[Config] = [
     C_W_STATS,
     C_W_STATS_LAPS,
     C_W_LAP_PUSH,
+    C_W_RPTR,
     C_A_WRITERS,
     # the LTL run checks the assertions too and reports a deadlock as an
     # acceptance cycle (stutter extension): it has all of r3_push's checks
@@ -486,6 +502,19 @@ MUTATIONS: List[Mutation] = [
              'M_NO_RMB_STATS_FIRST',
              cfg('w_stats_push', '', LAP, OUTER=1, WEAK=W_COUNT | W_OV, STATS=1),
              'stats_pushes', c_end='lrb_cpu_counts(): the first smp_rmb()'),
+    # ---- the barrier pair of the reader's stores (W_RPTR) ----
+    Mutation('no_wmb_reader_next',
+             "lrb_swap_reader_page() without the smp_wmb() before it points its page's next: "
+             'the prev pointer its last swap fixed may reach the writers after that next, and '
+             "a writer's recheck of the commit page's prev pointer finds it unchanged",
+             'M_NO_WMB_READER_NEXT', C_W_RPTR, 'overrun_justified',
+             c_end="lrb_swap_reader_page(): smp_wmb() before WRITE_ONCE(reader->list.next)"),
+    Mutation('no_rmb_commit_prev',
+             'lrb_commit_on_reader_page() without its smp_rmb(): the second load of the '
+             "commit page's prev pointer may be satisfied before the load of prev's next, "
+             'at the first load, and return the stale pointer again',
+             'M_NO_RMB_COMMIT_PREV', C_W_RPTR, 'overrun_justified',
+             c_end='lrb_commit_on_reader_page(): smp_rmb() before the prev pointer again'),
     Mutation('head_set_release',
              'the flag cmpxchgs of lrb_head_set() only release-ordered: their own store may '
              'reach the reader after the stores that follow it (the version bump)',
@@ -532,9 +561,15 @@ UNREACHED_OK: List[Tuple[str, str, str]] = [
      'four (the assertion holds)'),
     ('Writer', r'tl == 0 -> WSTA\(dat, tp \* CAP \+ 1, PAD\)', 'the padding of a page from '
      'its first slot: an event of more than 2 slots, which the model has none of'),
-    ('Writer', r'cp == tail -> ret = 0', "lrb_move_tail()'s commit on the reader page with the "
-     'tail on it: with the fix a reader page never gets here, its next pointer is not '
-     'flagged while the commit is on it (no configuration of make model reaches it)'),
+    ('Writer', r'cp == tail -> ret = \(cp == rdpg\); assert\(ret\)', "lrb_move_tail()'s commit on the reader "
+     'page with the tail on it: with the fix a reader page never gets here, its next pointer '
+     'is not flagged while the commit is on it (no configuration of make model reaches it)'),
+    ('Writer', r'early -> early = false', 'the recheck of the prev pointer satisfied at its '
+     'first load: the mutation no_rmb_commit_prev only'),
+    ('Writer', r'prv\[cp\] == t2 -> m_prv\[cp\] = prv\[cp\]', "the recheck of the prev pointer "
+     "taking a pending store of the reader that puts it back to the first load's value: the "
+     'reader would have to store the commit page\'s prev pointer twice, away from that value '
+     'and back, between the two loads, which w_rptr does not reach'),
     ('Reader', r'flg\[i\] == UPDATE', 'the final check that no UPDATE is left: it holds'),
     ('Reader', r'\bspun\b', "the reader on the writers' CPU going back to its head search: "
      'never (the property no_spin)'),

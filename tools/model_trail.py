@@ -22,7 +22,11 @@ MemPage = Tuple[int, int, int]
 LOADS = {'ld_commit': 'the commit page', 'ld_cidx': 'a commit index',
          'ld_ver': 'a version', 'ld_ov': 'the overrun', 'ld_cnt': 'an event count',
          'ld_dat': 'the slots', 'ld_push': 'the push count', 'ld_hdr': 'a next pointer',
-         'ld_committed': 'the committed count'}
+         'ld_committed': 'the committed count',
+         # the writers' reader-page test (lrb_commit_on_reader_page())
+         'ld_prev': "the commit page's prev pointer", 'ld_prev_next': "that page's next",
+         'ld_prev_again': "the commit page's prev pointer again",
+         'ld_prev_early': "the commit page's prev pointer again, satisfied at the first load"}
 
 
 @dataclass
@@ -168,6 +172,10 @@ def render(steps: List[Step]) -> List[str]:
         elif step.kind == 'rirq':
             lines.append(f'{who_name(step.who):<3} interrupted at {point_name(step.what)}: '
                          f'the reader runs on its CPU')
+        elif step.kind == 'load' and step.who != READER:
+            # a writer's load of a page pointer (W_RPTR)
+            took = ' '.join(f'p{v}' for v in step.values)
+            lines.append(f'{who_name(step.who):<3} loads {LOADS.get(step.what, step.what)}: {took}')
         elif step.kind == 'load':
             took = ' '.join(str(v) for v in step.values)
             lines.append(f'rd  loads {LOADS.get(step.what, step.what)} early: {took}')
