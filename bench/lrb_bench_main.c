@@ -484,6 +484,20 @@ static u64 bench_read_rate(const struct bench_fig *f)
 }
 
 /* The figures of the first nr kinds (implementations, then floors) */
+/* A fixed-point u64's whole part and first digits (no u64 '/' on 32-bit) */
+static u64 bench_whole(u64 v, u32 unit)
+{
+	return div_u64(v, unit);
+}
+
+static u32 bench_frac(u64 v, u32 unit, u32 digit)
+{
+	u32 rem;
+
+	div_u64_rem(v, unit, &rem);
+	return rem / digit;
+}
+
 static void bench_print(struct kunit *test, const struct bench_key *k,
 			struct bench_fig *figs, int nr)
 {
@@ -500,30 +514,31 @@ static void bench_print(struct kunit *test, const struct bench_key *k,
 		med[i] = m;
 		best[i] = b;
 		if (k->rate)
-			kunit_info(test, "lrb-bench impl=%s %s events_per_s=%llu spread=%llu.%llu%% best=%llu reps=%u events=%lu dropped=%lu\n",
+			kunit_info(test, "lrb-bench impl=%s %s events_per_s=%llu spread=%llu.%u%% best=%llu reps=%u events=%lu dropped=%lu\n",
 				   bench_impl_names[i], key,
 				   m ? div64_u64(BENCH_PS_PER_S, m) : 0,
-				   spread / 10, spread % 10,
+				   bench_whole(spread, 10), bench_frac(spread, 10, 1),
 				   b ? div64_u64(BENCH_PS_PER_S, b) : 0, figs[i].n,
 				   figs[i].events, figs[i].dropped);
 		else
-			kunit_info(test, "lrb-bench impl=%s %s ns_per_event=%llu.%llu spread=%llu.%llu%% best=%llu.%llu reps=%u events=%lu dropped=%lu reader_per_s=%llu\n",
-				   bench_impl_names[i], key, m / 1000,
-				   (m % 1000) / 100, spread / 10, spread % 10,
-				   b / 1000, (b % 1000) / 100,
+			kunit_info(test, "lrb-bench impl=%s %s ns_per_event=%llu.%u spread=%llu.%u%% best=%llu.%u reps=%u events=%lu dropped=%lu reader_per_s=%llu\n",
+				   bench_impl_names[i], key, bench_whole(m, 1000),
+				   bench_frac(m, 1000, 100), bench_whole(spread, 10),
+				   bench_frac(spread, 10, 1), bench_whole(b, 1000),
+				   bench_frac(b, 1000, 100),
 				   figs[i].n, figs[i].events, figs[i].dropped,
 				   bench_read_rate(&figs[i]));
 	}
 	/* Ratios of the medians, then of the best repetitions */
-	kunit_info(test, "lrb-bench-ratio %s lrb_kernel=%llu.%02llu lrb_locked=%llu.%02llu best_lrb_kernel=%llu.%02llu best_lrb_locked=%llu.%02llu\n",
-		   key, bench_ratio(med, BENCH_KERNEL) / 100,
-		   bench_ratio(med, BENCH_KERNEL) % 100,
-		   bench_ratio(med, BENCH_LOCKED) / 100,
-		   bench_ratio(med, BENCH_LOCKED) % 100,
-		   bench_ratio(best, BENCH_KERNEL) / 100,
-		   bench_ratio(best, BENCH_KERNEL) % 100,
-		   bench_ratio(best, BENCH_LOCKED) / 100,
-		   bench_ratio(best, BENCH_LOCKED) % 100);
+	kunit_info(test, "lrb-bench-ratio %s lrb_kernel=%llu.%02u lrb_locked=%llu.%02u best_lrb_kernel=%llu.%02u best_lrb_locked=%llu.%02u\n",
+		   key, bench_whole(bench_ratio(med, BENCH_KERNEL), 100),
+		   bench_frac(bench_ratio(med, BENCH_KERNEL), 100, 1),
+		   bench_whole(bench_ratio(med, BENCH_LOCKED), 100),
+		   bench_frac(bench_ratio(med, BENCH_LOCKED), 100, 1),
+		   bench_whole(bench_ratio(best, BENCH_KERNEL), 100),
+		   bench_frac(bench_ratio(best, BENCH_KERNEL), 100, 1),
+		   bench_whole(bench_ratio(best, BENCH_LOCKED), 100),
+		   bench_frac(bench_ratio(best, BENCH_LOCKED), 100, 1));
 }
 
 /* ---- setup ----------------------------------------------------------------- */
@@ -606,7 +621,7 @@ static void bench_write_case(struct kunit *test, const char *name,
 {
 	const struct bench_write_param *p = test->param_value;
 	int kinds = reader == READER_NONE ? BENCH_NR_KINDS : BENCH_NR_IMPLS;
-	struct bench_fig figs[BENCH_NR_KINDS] = {};
+	struct bench_fig *figs;
 	struct bench_key key = {
 		.name = name, .payload = p->payload,
 		.overwrite = p->overwrite, .reader = reader,
@@ -616,6 +631,9 @@ static void bench_write_case(struct kunit *test, const char *name,
 	int wcpu, rcpu;
 	unsigned int r, j;
 
+	/* Off the stack: a 32-bit kernel warns above a 1 KiB frame */
+	figs = kunit_kcalloc(test, BENCH_NR_KINDS, sizeof(*figs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, figs);
 	if (reader != READER_NONE && serial)
 		kunit_skip(test, BENCH_SERIAL_SKIP);
 	if (reader == READER_NONE && !p->overwrite)
@@ -676,13 +694,16 @@ static void aggregate(struct kunit *test)
 		.name = "aggregate", .payload = 64, .overwrite = true,
 		.reader = READER_NONE, .rate = true,
 	};
-	struct bench_fig figs[BENCH_NR_IMPLS];
+	struct bench_fig *figs;
 	struct bench_set *set;
 	struct cpumask *mask;
 	struct bench_job job;
 	unsigned int r, j;
 	int cpu, k, nr = num_online_cpus();
 
+	/* Off the stack: a 32-bit kernel warns above a 1 KiB frame */
+	figs = kunit_kcalloc(test, BENCH_NR_IMPLS, sizeof(*figs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, figs);
 	if (serial)
 		kunit_skip(test, BENCH_SERIAL_SKIP);
 	set = bench_set_alloc(test, true);
@@ -693,7 +714,7 @@ static void aggregate(struct kunit *test)
 		for_each_online_cpu(cpu)
 			if (cpumask_weight(mask) < k)
 				cpumask_set_cpu(cpu, mask);
-		memset(figs, 0, sizeof(figs));
+		memset(figs, 0, BENCH_NR_IMPLS * sizeof(*figs));
 		for (r = 0; r < cfg.reps; r++) {
 			for (j = 0; j < BENCH_NR_IMPLS; j++) {
 				int i = (r + j) % BENCH_NR_IMPLS, w;
@@ -740,12 +761,15 @@ static void read_throughput(struct kunit *test)
 		.name = *mode == READER_PAGES ? "read_pages" : "read_consume",
 		.payload = 64, .overwrite = false, .reader = *mode, .rate = true,
 	};
-	struct bench_fig figs[BENCH_NR_IMPLS] = {};
+	struct bench_fig *figs;
 	struct bench_set *set = bench_set_alloc(test, false);
 	struct bench_job job;
 	unsigned int r, j;
 	int wcpu, rcpu;
 
+	/* Off the stack: a 32-bit kernel warns above a 1 KiB frame */
+	figs = kunit_kcalloc(test, BENCH_NR_IMPLS, sizeof(*figs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, figs);
 	bench_pick_cpus(test, &wcpu, &rcpu);
 	for (r = 0; r < cfg.reps; r++) {
 		for (j = 0; j < BENCH_NR_IMPLS; j++) {

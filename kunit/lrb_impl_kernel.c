@@ -166,15 +166,17 @@ static unsigned int impl_krb_event_length(void *ev)
  */
 static unsigned int impl_krb_payload_length(unsigned int len)
 {
+	/* RB_FORCE_8BYTE_ALIGNMENT: every data event carries array[0] */
+	const bool force8 = IS_ENABLED(CONFIG_HAVE_64BIT_ALIGNED_ACCESS);
 	unsigned int ev = len ? len : 1;
 
-	if (ev > 4 * LRB_TYPE_DATA_TYPE_LEN_MAX)
+	if (ev > 4 * LRB_TYPE_DATA_TYPE_LEN_MAX || force8)
 		ev += 4;
-	ev = ALIGN(ev + 4, 4);
+	ev = ALIGN(ev + 4, force8 ? 8 : 4);
 	if (ev == 12)
 		ev += 4;
 	ev -= 4;
-	return ev > 4 * LRB_TYPE_DATA_TYPE_LEN_MAX + 4 ? ev - 4 : ev;
+	return ev > 4 * LRB_TYPE_DATA_TYPE_LEN_MAX + 4 || force8 ? ev - 4 : ev;
 }
 
 static void *impl_krb_consume(void *buf, int cpu, u64 *ts, unsigned long *lost)

@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 #ifdef CONFIG_X86_LOCAL_APIC
 #include <asm/apic.h>
+#include <asm/nmi.h>
 #endif
 
 #include "lrb_kunit.h"
@@ -36,7 +37,8 @@
 
 #define CAP		LRB_KUNIT_CAPACITY
 #define BIG		(CAP - 8)
-#define HALF		(CAP / 2)
+/* A multiple of 8: read back at the length written, whatever the layout */
+#define HALF		round_down(CAP / 2, 8)
 #define MAX_WRITES	64
 #define IRQ_WAIT_NS	(2ULL * NSEC_PER_SEC)
 
@@ -535,7 +537,7 @@ static void reader_in_interrupt_over_pushing_writer(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, lrb_stats_cpu(h->b, h->cpu, &st));
 	kunit_info(test, "task wrote %lu (%lu refused); hrtimer reads %lu, %lu events, %lu busy; most head searches in one read %u; broken %lu; run %llu ms",
 		   written, failed, h->reads, h->read, st.busy, h->max_spins, st.broken,
-		   (local_clock() - start) / NSEC_PER_MSEC);
+		   div_u64(local_clock() - start, NSEC_PER_MSEC));
 	KUNIT_EXPECT_EQ_MSG(test, st.broken, 0UL,
 			    "a reader over its own CPU's writer broke the ring");
 	KUNIT_EXPECT_LE_MSG(test, h->max_spins, 1U,

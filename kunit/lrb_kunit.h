@@ -88,8 +88,12 @@ void lrb_kunit_krb_convert(const struct rb_test_snapshot *ks,
 			   struct lrb_snapshot *snap);
 int lrb_kunit_krb_stats(struct trace_buffer *b, int cpu, struct lrb_stats *st);
 
-/* Capacity of a data page in bytes, as lrb stores events */
-#define LRB_KUNIT_CAPACITY	(PAGE_SIZE - sizeof(struct lrb_data_page))
+/*
+ * Capacity of a data page in bytes, lrb's and the kernel sub-buffer's: the
+ * page less the header before data[] (16 bytes; 12 on 32-bit, where ARM pads
+ * the struct to 16 but not the offset)
+ */
+#define LRB_KUNIT_CAPACITY	(PAGE_SIZE - offsetof(struct lrb_data_page, data))
 
 /* Stored size of an event with a payload of len bytes */
 static inline unsigned int lrb_kunit_event_size(unsigned int len)

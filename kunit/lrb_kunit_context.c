@@ -6,7 +6,10 @@
  * for the first, NMI for the second and deeper, so that a buffer with a
  * recursion guard per context level (the kernel's trace_recursive_lock())
  * admits it exactly as it admits a real interrupt, and refuses what it
- * would refuse.
+ * would refuse. Where an NMI cannot write (no NMI-safe cmpxchg: riscv, whose
+ * kernel ring buffer refuses every write in NMI context), the levels are
+ * those of an architecture without NMIs: softirq, then hardirq for the
+ * second and deeper.
  */
 
 #include <linux/hardirq.h>
@@ -14,6 +17,10 @@
 #include <linux/preempt.h>
 
 #include "lrb_kunit_impl.h"
+
+/* Whether the kernel's buffer takes writes in NMI context here */
+#define NEST_NMI	(IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG) && \
+			 !IS_ENABLED(CONFIG_GENERIC_ATOMIC64))
 
 /**
  * lrb_kunit_nest_enter - enter the context of a writer nested at a depth
@@ -28,7 +35,9 @@ unsigned long lrb_kunit_nest_enter(int depth)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (depth <= 1)
+	if (!NEST_NMI && depth <= 1)
+		preempt_count_add(SOFTIRQ_OFFSET);
+	else if (depth <= 1 || !NEST_NMI)
 		__irq_enter_raw();
 	else
 		__nmi_enter();
@@ -42,7 +51,9 @@ unsigned long lrb_kunit_nest_enter(int depth)
  */
 void lrb_kunit_nest_exit(int depth, unsigned long flags)
 {
-	if (depth <= 1)
+	if (!NEST_NMI && depth <= 1)
+		preempt_count_sub(SOFTIRQ_OFFSET);
+	else if (depth <= 1 || !NEST_NMI)
 		__irq_exit_raw();
 	else
 		__nmi_exit();

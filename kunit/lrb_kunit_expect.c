@@ -207,7 +207,12 @@ static bool lrb_expect_page_field(struct lrb_expect_ctx *c, const char *key,
 	memcpy(name, key, dot - key);
 	name[dot - key] = '\0';
 	id = lrb_tok_page(name);
-	if (id < 0 || id >= c->snap->nr_pages || kstrtoul(val, 0, &want))
+	if (id < 0 || id >= c->snap->nr_pages)
+		return false;
+	/* "end": the data capacity of a page, which depends on PAGE_SIZE and local_t */
+	if (!strcmp(val, "end"))
+		want = LRB_KUNIT_CAPACITY;
+	else if (kstrtoul(val, 0, &want))
 		return false;
 	p = &c->snap->page[id];
 	if (!strcmp(dot + 1, "write"))
@@ -340,8 +345,9 @@ static void lrb_expect_stale(struct lrb_expect_ctx *c, const char *props)
  *	page, or - for none), reader=, rnext=, rprev=, rflag= (N, H or U) of
  *	the reader page, hint= (where the reader starts looking for the
  *	head), rule= (the only page the prev rule calls the reader page),
- *	staleprev=pA:pB, pN.write=, pN.commit=, pN.entries=, pN.read= and
- *	the counters committing=, committed=, overrun=, entries=, read=,
+ *	staleprev=pA:pB, pN.write=, pN.commit=, pN.entries=, pN.read= (a
+ *	number of bytes, or "end" for a page's data capacity) and the
+ *	counters committing=, committed=, overrun=, entries=, read=,
  *	dropped=, commit_overrun=, pages_lost=, nrH=, nrU=.
  *
  * Return: true if the snapshot is the state described.

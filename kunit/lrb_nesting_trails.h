@@ -18,6 +18,14 @@ static const struct nest_trail nest_trails[] = {
 	  .ninj = 1,
 	  .inj = {
 		{ 0, LRB_HOOK_TAIL_RESET, 1, 4072 } } },
+	{ .name = "version_wrap_1", .plant = "model_version_wrap",
+	  .flags = LRB_FL_OVERWRITE, .pages = 3,
+	  .nprep = 3, .prep = { 4072, 4072, 4072 },
+	  .outer_len = 1600,
+	  .ninj = 2,
+	  .inj = {
+		{ 0, LRB_HOOK_TAIL_RESET, 1, 4072 },
+		{ 1, LRB_HOOK_RESERVED, 1, 1600 } } },
 	{ .name = "nested_commit_1", .plant = "model_nested_commit",
 	  .flags = LRB_FL_OVERWRITE, .pages = 3,
 	  .nprep = 3, .prep = { 4072, 4072, 4072 },

@@ -470,7 +470,7 @@ static void reader_index_after_commit_page_barrier(struct kunit *test)
 		   NULL, "reader=p1 commit=p1 tail=p1 p1.read=12");
 	race_pause(c, READER, LRB_HOOK_READER_PAGE, 1, 0, 0,
 		   "the writer committed an event on p1 and moved on: the reader saw the commit page off its page",
-		   NULL, "reader=p1 commit=p2 tail=p2 p1.commit=4080");
+		   NULL, "reader=p1 commit=p2 tail=p2 p1.commit=end");
 	lrb_script_writer_add(c, S, 1);
 	lrb_script_writer_add(c, BIG, 2);
 	race_go(c, 1, 2);
@@ -513,10 +513,10 @@ static void reader_between_loads_outer_writer_commits(struct kunit *test)
 	p = race_pause(c, WRITER, LRB_HOOK_RESERVED, 1, 0, 0,
 		       "the outer writer reserved on the reader page p1; a nested writer filled p1 and moved the tail on",
 		       RING,
-		       "reader=p1 head=p2 tail=p2 commit=p1 p1.read=12 p1.commit=12 p2.write=4080 p2.commit=0 committing=1 committed=1 entries=0");
+		       "reader=p1 head=p2 tail=p2 commit=p1 p1.read=12 p1.commit=12 p2.write=end p2.commit=0 committing=1 committed=1 entries=0");
 	lrb_script_nest(p, BIG, 2);
 	lrb_script_kernel_differs(c, NULL,
-				  "reader=p1 head=p2 tail=p2 commit=p1 p1.read=16 p1.commit=16 p2.write=4080 p2.commit=0 committing=1 committed=2 entries=1",
+				  "reader=p1 head=p2 tail=p2 commit=p1 p1.read=16 p1.commit=16 p2.write=end p2.commit=0 committing=1 committed=2 entries=1",
 				  K_SMALL_COUNT);
 	race_pause(c, WRITER, LRB_HOOK_COMMIT_BEFORE, 1, 1, 2,
 		   "the outer writer, about to commit, waits for the reader",
@@ -537,10 +537,10 @@ static void reader_between_loads_outer_writer_commits(struct kunit *test)
 	lrb_script_writer_finish(c);
 	lrb_script_snap(c, NULL, "the outer writer committed; the reader got what it found",
 			RING,
-			"reader=p1 head=p2 tail=p2 commit=p2 p1.read=24 p1.commit=4080 p2.commit=4080 read=2 entries=1");
+			"reader=p1 head=p2 tail=p2 commit=p2 p1.read=24 p1.commit=end p2.commit=end read=2 entries=1");
 	if (loses)
 		lrb_script_kernel_differs(c, "p0 --> p1 -H-> p3 --> p4 -->",
-					  "reader=p2 head=p3 tail=p2 commit=p2 p1.commit=0 p2.read=4080 read=2 entries=1",
+					  "reader=p2 head=p3 tail=p2 commit=p2 p1.commit=0 p2.read=end read=2 entries=1",
 					  K_SIZE_RACE);
 	else if (lrb_script_kernel(c))
 		lrb_script_kernel_differs(c, NULL,
