@@ -36,6 +36,12 @@
  *              most RCALLS times while writers run, then drains
  *   LTL_SETTLES  the claim "every run ends with the final checks" (pan -a -f)
  *   NO_COMMIT_CHECK  leave out the check of a commit index at publication
+ *   VER_MOD    0: versions never wrap (a byte no run fills); N > 0: versions
+ *              count modulo N, lrb's 24-bit version narrowed until it wraps
+ *              within a run. Safe by construction when N exceeds DEPTH: a
+ *              writer's bump-to-reset window sees at most one bump per
+ *              writer nested above it (none can lap the ring past the
+ *              commit page); M_VER_WRAP makes N = 2 under DEPTH 2
  *   EXACT_LOST 1: each loss reported with the first event read after it, not
  *              only never before it (the lap rechecks of the reader's swap
  *              keep it when the head goes a whole lap round the ring:
@@ -48,7 +54,8 @@
  *     M_NO_HEADER_RECHECK, M_COUNT_AFTER_PUBLISH, M_NO_PUSHING_CHECK,
  *     M_NO_END_RECHECK, M_NO_NEXT_COMMIT_CHECK, M_NO_TAIL_RECHECK,
  *     M_NO_READER_PAGE_CHECK, M_NO_EMPTY_HEAD_CHECK, M_CLEAR_AFTER_RECHECK,
- *     M_RDCPU_SPIN, M_READER_PAGE_STALE (lrb before its fix: docs/model.md)
+ *     M_RDCPU_SPIN, M_READER_PAGE_STALE (lrb before its fix: docs/model.md),
+ *     M_VER_WRAP (a version with fewer values than writers in one window)
  *   barriers, the writers' end: M_NO_WMB_INDEX, M_NO_WMB_INDEX_LOOP,
  *     M_NO_WMB_INDEX_TAIL, M_NO_WMB_COMMIT_PAGE,
  *     M_PUSHING_UNORDERED, M_OVERRUN_UNORDERED, M_VERSION_UNORDERED,
@@ -62,6 +69,13 @@
 
 #ifndef PAGES
 #define PAGES		3
+#endif
+#ifdef M_VER_WRAP
+#undef VER_MOD
+#define VER_MOD		2
+#endif
+#ifndef VER_MOD
+#define VER_MOD		0
 #endif
 #ifndef DEPTH
 #define DEPTH		2
@@ -1074,7 +1088,12 @@ tail_update:
 		IRQ(at_tail_reread);
 		atomic {
 #ifndef M_TAIL_NO_VERSION
-			WSTA(wver, np, wver[np] + 1);
+			if
+			:: VER_MOD > 0 && wver[np] + 1 == VER_MOD ->
+				/* the narrow version wraps */
+				WSTA(wver, np, 0)
+			:: else -> WSTA(wver, np, wver[np] + 1)
+			fi;
 #endif
 			ov = wver[np]; oc = wcnt[np]; oi = widx[np]
 #ifndef M_NO_TAIL_RECHECK

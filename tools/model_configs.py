@@ -242,11 +242,19 @@ C_A_READER = cfg('a3_reader_page', 'interrupts at every shared access, empty rin
 C_R_PUSH = cfg('r3_push', "the reader on the writers' CPU, an interrupt at any shared access: "
                'full ring, a nested head push', PUSH, ANYWHERE=1, RDCPU=1, big=True)
 
+DEPTH2_WRITERS = cfg('p3_depth2_writers', 'three nested writes on two levels, writers only, '
+                     'a drain after', big=True, PAGES=3, PREP=3, OUTER=1, NEST=3, DEPTH=2,
+                     READER=0)
+# lrb's version narrowed to one bit, which wraps at a page's second bump: no
+# writer's window sees more bumps than writers nested above it plus its own
+C_VER1_PUSH = cfg('p3_ver1_push', 'one-bit versions, wrapping: full ring, a nested head push, '
+                  'the reader consuming', PUSH, big=True, VER_MOD=2)
+
 # `make model`: exhaustive, all of them within 3 minutes on 2 cores
 CI: List[Config] = [
     cfg('p3_push', 'full ring, a nested head push, the reader consuming', PUSH, big=True),
-    cfg('p3_depth2_writers', 'three nested writes on two levels, writers only, a drain after',
-        big=True, PAGES=3, PREP=3, OUTER=1, NEST=3, DEPTH=2, READER=0),
+    DEPTH2_WRITERS,
+    C_VER1_PUSH,
     cfg('p4_depth3_prodcons_writers', 'producer/consumer, four pages, three levels',
         PAGES=4, PREP=4, OUTER=1, NEST=3, DEPTH=3, READER=0, OVERWRITE=0),
     cfg('p3_prodcons', 'producer/consumer, full ring, the reader freeing pages',
@@ -328,6 +336,12 @@ MUTATIONS: List[Mutation] = [
              '(the 2009 ABA)', 'M_TAIL_NO_VERSION', WRITERS_ONLY, 'all_counted',
              c_end='lrb_tail_page_update(): local_add_return() of the version',
              plant='model_tail_reset_no_version'),
+    Mutation('version_wrap',
+             'the version has fewer values than the writers of one bump-to-reset window: '
+             'one bit under two nesting levels wraps back to what the outer writer read',
+             'M_VER_WRAP', DEPTH2_WRITERS, 'all_counted',
+             c_end='the width of the version (LRB_VERSION_MASK): more values than '
+                   'LRB_MAX_NESTING', plant='model_version_wrap'),
     Mutation('nested_commit',
              'nested writers move the commit (lrb_end_commit() commits at any depth)',
              'M_NESTED_COMMIT', WRITERS_ONLY, 'push_count',
