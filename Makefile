@@ -2,8 +2,8 @@
 # `make help` lists the targets. Variables:
 #   KERNEL_SRC=DIR  kernel tree to use (default ~/.cache/lrb/linux-source-6.12)
 #   FORCE=1         let the tree step discard work in the kernel tree
-#   ARCH=LIST       x86_64, arm64, arm64-lse, arm64-llsc, all (comma-separated);
-#                   make run also riscv64, i386, arm (not in all: issue 28);
+#   ARCH=LIST       x86_64, arm64, arm64-lse, arm64-llsc, riscv64, i386, arm, all
+#                   (comma-separated; all: every one of these but riscv64);
 #                   make bench also arm64-nopac (arm64 without pointer authentication),
 #                   x86_64-icount, arm64-icount (QEMU counting instructions)
 #   PROFILE=NAME    tools/profiles/NAME.config (default: default; make bench: bench,
@@ -43,19 +43,20 @@ help:
 	@echo 'make series        the series for a mailing list in results/series/ (DIR=): cover'
 	@echo '                   letter with the last make test, checkpatch, git am + build'
 	@echo 'make list          suites and cases, read from kunit/'
-	@echo 'make test          check, all targets (x86_64, arm64-lse, arm64-llsc), W=1,'
-	@echo '                   kbuffer-check, model, the upstream pass (kernel-patch/upstream-6.12'
-	@echo '                   on x86_64: checkpatch, cover letter, its suite fixed and unfixed,'
-	@echo '                   one boot each), kcsan+lockdep on x86_64, kcsan on arm64,'
-	@echo '                   align8 and ftrace on x86_64'
+	@echo 'make test          check, all targets (x86_64, arm64-lse, arm64-llsc, i386, arm),'
+	@echo '                   W=1, kbuffer-check, model, the upstream pass'
+	@echo '                   (kernel-patch/upstream-6.12 on x86_64: checkpatch, cover letter,'
+	@echo '                   its suite fixed and unfixed, one boot each), kcsan+lockdep on'
+	@echo '                   x86_64, kcsan on arm64, align8 and ftrace on x86_64'
 	@echo 'make test-quick    the same without the upstream pass and the passes after the'
 	@echo '                   default profile'
 	@echo 'make test-sanitizers  kcsan, kasan, lockdep, kmemleak on x86_64 and arm64-lse'
 	@echo 'make test-x86_64   build and boot x86_64 only   (GLOB=, PROFILE=)'
 	@echo 'make test-arm64    build arm64, boot LSE and LL/SC (GLOB=, PROFILE=)'
-	@echo 'make run           run ARCH= PROFILE= GLOB= (default: all targets); ARCH=riscv64,'
-	@echo '                   i386, arm: targets not in make test yet (32-bit: the kernel'
-	@echo '                   buffer suites only); PROFILE=pages64k (arm64), lean'
+	@echo 'make run           run ARCH= PROFILE= GLOB= (default: all targets); every build'
+	@echo '                   is lean (tools/qemu_configs/lean.config) but PROFILE=full:'
+	@echo '                   Kconfig defaults; PROFILE=pages64k: arm64 with 64K pages;'
+	@echo '                   ARCH=riscv64: not in make test (docs/testing.md)'
 	@echo 'make bench         lrb_bench on x86_64, arm64-lse, arm64-nopac, x86_64-icount,'
 	@echo '                   arm64-icount: docs/bench.md, docs/bench.png (PROFILE=bench-debug:'
 	@echo '                   with CONFIG_LOCKLESS_RING_BUFFER_DEBUG, report beside its logs)'

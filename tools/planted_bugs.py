@@ -64,10 +64,10 @@ def failed_case(case: str) -> str:
 PLANTS: List[Plant] = [
     Plant('plain_write_stamp_store',
           "the last event's time stamp, which nested writers in interrupts read, "
-          'published with a plain store instead of WRITE_ONCE()',
+          'published with a plain store instead of local64_set()',
           'kcsan+lockdep', 'x86_64', ['lrb_s*'],
-          '\t\tWRITE_ONCE(cb->write_stamp, ts);\n',
-          '\t\tcb->write_stamp = ts;\n',
+          '\t\tlocal64_set(&cb->write_stamp, ts);\n',
+          '\t\t*(u64 *)&cb->write_stamp = ts;\n',
           r'BUG: KCSAN: data-race in \S*lrb_'),
     Plant('no_wmb_before_commit_index',
           "no smp_wmb() between a writer's event data and the commit index that "
@@ -84,6 +84,27 @@ PLANTS: List[Plant] = [
           'no smp_rmb() in lrb_reader_size() between the commit index and the '
           'event data the reader then reads',
           'kcsan', 'arm64-lse', ['lrb_s*'],
+          '\t/* Pairs with the smp_wmb() before the commit index store */\n'
+          '\tlrb_reader_rmb(cb);\n\treturn size;\n',
+          '\treturn size;\n',
+          STALE_READ, kernel_args=()),
+    # The same two barriers on the LR/SC and 32-bit targets (issue 28): TCG
+    # runs their guests with the x86 host's ordering, so only the stale-read
+    # emulation shows a missing barrier there, as on arm64
+    Plant('no_wmb_before_commit_index_riscv64',
+          "no smp_wmb() between a writer's event data and the commit index "
+          '(riscv64, LR/SC, stale reads)',
+          'default', 'riscv64', ['lrb_s*'],
+          '\t/* Event data before the index; pairs with lrb_reader_size() */\n'
+          '\tlrb_writer_wmb(commit_page, write);\n'
+          '\tlocal_set(&commit_page->page->commit, index);\n'
+          '\t*pagep = commit_page;\n',
+          '\tlocal_set(&commit_page->page->commit, index);\n'
+          '\t*pagep = commit_page;\n',
+          STALE_READ, kernel_args=()),
+    Plant('reader_size_no_rmb_arm',
+          'no smp_rmb() in lrb_reader_size() (32-bit ARMv7, LL/SC, stale reads)',
+          'default', 'arm', ['lrb_s*'],
           '\t/* Pairs with the smp_wmb() before the commit index store */\n'
           '\tlrb_reader_rmb(cb);\n\treturn size;\n',
           '\treturn size;\n',
@@ -164,7 +185,7 @@ SYNC_PLANTS: List[Plant] = [
           "the reader does not count the pushes again when the head went round the ring "
           "between its overrun read and its swap (the late loss report the model found)",
           'default', 'x86_64', ['lrb_smp'],
-          '\tif (unlikely((local_read(&head->write) & LRB_VERSION_MASK) != version))\n'
+          '\tif (unlikely((local64_read(&head->write) & LRB_VERSION_MASK) != version))\n'
           '\t\toverwrite = lrb_reader_overrun(cb);\n',
           '',
           failed_case('reader_swap_after_head_went_round'), kernel_args=()),
@@ -341,9 +362,17 @@ MODEL_PLANTS: List[Plant] = [
     Plant('model_tail_reset_no_version',
           'the tail mover resets the next page without bumping its version first (the 2009 ABA)',
           'default', 'x86_64', ['lrb_nesting.nesting_model_trail'],
-          '\told_write = local_add_return(LRB_VERSION_ONE, &next_page->write);\n',
-          '\told_write = local_read(&next_page->write);\n',
+          '\told_write = local64_add_return(LRB_VERSION_ONE, &next_page->write);\n',
+          '\told_write = local64_read(&next_page->write);\n',
           trail_failed('tail_reset_no_version_1'), kernel_args=()),
+    Plant('model_version_wrap',
+          'a one-bit version: the tail mover toggles the bit instead of adding one, so '
+          'two nested bumps bring it back (the model\'s narrow-version ABA)',
+          'default', 'x86_64', ['lrb_nesting.nesting_model_trail'],
+          '\told_write = local64_add_return(LRB_VERSION_ONE, &next_page->write);\n',
+          '\told_write = local64_read(&next_page->write) ^ LRB_VERSION_ONE;\n'
+          '\tlocal64_set(&next_page->write, old_write);\n',
+          trail_failed('version_wrap_1'), kernel_args=()),
     Plant('model_nested_commit',
           'a nested writer moves the commit',
           'default', 'x86_64', ['lrb_nesting.nesting_model_trail'],
@@ -474,9 +503,10 @@ CONTRACT_PLANTS: List[Plant] = [
           'a reader that waited its patience for a head push marks the ring broken: a slow '
           'writer on another CPU (a preempted vCPU) stops recording on its CPU for good',
           'default', 'x86_64', ['lrb_smp.slow_writer_costs_a_busy_read'],
-          '\t\tif (lrb_reader_over_writer(cb) ||\n\t\t    (deadline && ktime_get_mono_fast_ns() > deadline)) {\n',
+          '\t\tif (lrb_reader_over_writer(cb) ||\n\t\t    (deadline && ktime_get_mono_fast_ns() > deadline) ||\n'
+          '\t\t    ++spins > lrb_patience_ns(cb)) {\n',
           '\t\tif (deadline && LRB_WARN_ON(cb, ktime_get_mono_fast_ns() > deadline))\n\t\t\treturn 0;\n'
-          '\t\tif (lrb_reader_over_writer(cb)) {\n',
+          '\t\tif (lrb_reader_over_writer(cb) || ++spins > lrb_patience_ns(cb)) {\n',
           failed_case('slow_writer_costs_a_busy_read'), kernel_args=()),
     Plant('round_up_not_cleared',
           'the bytes that round a payload up to its unit keep what the page held before',

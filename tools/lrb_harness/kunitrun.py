@@ -68,13 +68,16 @@ class Request:
 
 
 def kunitconfig_args(req: Request) -> List[str]:
-    """.kunitconfig (unless the profile is standalone), the target's fragment,
-    then the profile's fragments; merged into one file beside the build
-    directory when a fragment overrides an option (kunit.py refuses two
-    values for one)."""
+    """.kunitconfig and lean.config (unless the profile is standalone; lean.config
+    unless it says `lean: no`), the target's fragment, then the profile's
+    fragments; merged into one file beside the build directory when a
+    fragment overrides an option (kunit.py refuses two values for one)."""
+    configs = req.repo / 'tools' / 'qemu_configs'
     paths = [] if req.profile.standalone else [req.repo / '.kunitconfig']
+    if req.profile.lean and not req.profile.standalone:
+        paths.append(configs / profiles.LEAN_FRAGMENT)
     if req.target.fragment:
-        paths.append(req.repo / 'tools' / 'qemu_configs' / req.target.fragment)
+        paths.append(configs / req.target.fragment)
     paths += ([req.profile.fragment] if req.profile.fragment else []) + req.profile.extra
     if not profiles.overrides(paths):
         return [f'--kunitconfig={p}' for p in paths]

@@ -4,6 +4,8 @@
 # 6.12's cmpxchg is an LR/SC loop there (no Zacas in QEMU 7.2 nor in
 # bookworm's binutils), local_t updates are AMOs; no NMI. No efficient
 # unaligned access: both buffers lay payloads out 8-byte aligned.
+# NONPORTABLE: without it PORTABLE selects EFI, which lean.config turns off
+# (QEMU's virt machine boots through OpenSBI, not UEFI).
 import os.path
 import sys
 
@@ -22,6 +24,7 @@ CONFIG_SERIAL_8250_CONSOLE=y
 CONFIG_SERIAL_OF_PLATFORM=y
 CONFIG_RISCV_SBI_V01=y
 CONFIG_SERIAL_EARLYCON_RISCV_SBI=y
+CONFIG_NONPORTABLE=y
 CONFIG_SMP=y''',
 			   qemu_arch='riscv64',
 			   kernel_path='arch/riscv/boot/Image',

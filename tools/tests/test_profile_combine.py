@@ -55,7 +55,9 @@ class CombineTest(unittest.TestCase):
                                prof, '', Path('/j.json'), 2)
         cmd = kunitrun.command(req)
         self.assertEqual([c for c in cmd if c.startswith('--kunitconfig=')],
-                         ['--kunitconfig=/repo/.kunitconfig', f'--kunitconfig={self.dir / "a.config"}',
+                         ['--kunitconfig=/repo/.kunitconfig',
+                          '--kunitconfig=/repo/tools/qemu_configs/lean.config',
+                          f'--kunitconfig={self.dir / "a.config"}',
                           f'--kunitconfig={self.dir / "b.config"}'])
 
 
@@ -87,8 +89,9 @@ class OverrideTest(unittest.TestCase):
 
     def test_the_same_value_twice_is_no_override(self) -> None:
         args = kunitrun.kunitconfig_args(self.request('a'))
+        lean = self.dir / 'repo' / 'tools' / 'qemu_configs' / 'lean.config'
         self.assertEqual(args, [f'--kunitconfig={self.dir / "repo" / ".kunitconfig"}',
-                                f'--kunitconfig={self.dir / "a.config"}'])
+                                f'--kunitconfig={lean}', f'--kunitconfig={self.dir / "a.config"}'])
         self.assertFalse((self.dir / 'build').exists())
 
     def test_override_passes_one_merged_file(self) -> None:

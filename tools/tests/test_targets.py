@@ -2,6 +2,7 @@
 read from the repository's own files (no kernel build)."""
 
 import re
+import tempfile
 import unittest
 from pathlib import Path
 from typing import Dict, List
@@ -60,18 +61,18 @@ def kunit_objects(config: Dict[str, str]) -> List[str]:
 
 
 class NewTargetsTest(unittest.TestCase):
-    def test_each_is_an_arch_of_its_own_outside_all(self) -> None:
+    def test_each_is_an_arch_of_its_own(self) -> None:
         for name in NEW:
             self.assertIn(name, profiles.VALID_ARCHES)
             self.assertEqual([t.name for t in profiles.parse_arches([name])], [name])
-            self.assertNotIn(name, profiles.ARCH_GROUPS['all'])
+            self.assertEqual(name in profiles.ARCH_GROUPS['all'], name != 'riscv64')
             tgt = profiles.target(name)
             self.assertEqual(tgt.build, name)
             self.assertEqual(tgt.cpus, 4)
             self.assertTrue(tgt.atomics, f'{name}: no atomics line')
             self.assertTrue((REPO / 'tools' / 'qemu_configs' / tgt.qemu_config).is_file())
         self.assertEqual([t.name for t in profiles.parse_arches(['all'])],
-                         ['x86_64', 'arm64-lse', 'arm64-llsc'])
+                         ['x86_64', 'arm64-lse', 'arm64-llsc', 'i386', 'arm'])
 
     def test_qemu_configs_ask_for_smp_and_four_cpus(self) -> None:
         for name in NEW:
@@ -85,56 +86,53 @@ class NewTargetsTest(unittest.TestCase):
         self.assertIsNone(profiles.target('i386').cross_compile)  # the host's gcc, -m32
         self.assertEqual(kunitrun.compiler(profiles.target('arm')), 'arm-linux-gnueabihf-gcc')
 
-    def test_only_32_bit_targets_turn_lrb_off(self) -> None:
-        self.assertEqual([t.name for t in profiles.TARGETS if t.fragment], ['i386', 'arm'])
+    def test_32_bit_targets_build_lrb_too(self) -> None:
+        self.assertEqual([t.name for t in profiles.TARGETS if t.fragment or t.note], [])
         for name in ('i386', 'arm'):
-            self.assertIn('later slice', profiles.target(name).note or '')
+            self.assertIn('local64_t', profiles.target(name).atomics or '')
 
 
-class NoLrbFragmentTest(unittest.TestCase):
-    def request(self, name: str, build_root: Path) -> kunitrun.Request:
+class LeanFragmentTest(unittest.TestCase):
+    def request(self, name: str, build_root: Path, profile: str = 'default'
+                ) -> kunitrun.Request:
         tgt = profiles.target(name)
-        prof = profiles.load_profile(REPO / 'tools' / 'profiles', 'default')
-        return kunitrun.Request(tgt, 'run', REPO, Path('/tree'), build_root / f'{name}-default',
+        prof = profiles.load_profile(REPO / 'tools' / 'profiles', profile)
+        return kunitrun.Request(tgt, 'run', REPO, Path('/tree'), build_root / f'{name}-{profile}',
                                 prof, '', Path('/j.json'), 2)
 
-    def test_merged_after_kunitconfig(self) -> None:
-        import tempfile
+    def test_every_target_builds_lean(self) -> None:
+        lean = REPO / 'tools' / 'qemu_configs' / profiles.LEAN_FRAGMENT
         with tempfile.TemporaryDirectory() as tmp:
-            args = kunitrun.kunitconfig_args(self.request('i386', Path(tmp)))
-            merged = Path(tmp) / 'i386-default.kunitconfig'
-            self.assertEqual(args, [f'--kunitconfig={merged}'])
-            entries = profiles.kconfig_entries(merged.read_text())
-        self.assertEqual(entries['CONFIG_LOCKLESS_RING_BUFFER'], 'n')
-        self.assertEqual(entries['CONFIG_LOCKLESS_RING_BUFFER_KUNIT_TEST'], 'n')
-        self.assertEqual(entries['CONFIG_LRB_KERNEL_RB_KUNIT_TEST'], 'y')
-        self.assertEqual(entries['CONFIG_RING_BUFFER_TEST_HOOKS'], 'y')
+            for name in ['x86_64', 'arm64-lse', *NEW]:
+                args = kunitrun.kunitconfig_args(self.request(name, Path(tmp)))
+                self.assertEqual(args, [f'--kunitconfig={REPO / ".kunitconfig"}',
+                                        f'--kunitconfig={lean}'], name)
 
-    def test_64_bit_targets_pass_kunitconfig_alone(self) -> None:
-        import tempfile
+    def test_profile_full_builds_without_it(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
-            args = kunitrun.kunitconfig_args(self.request('riscv64', Path(tmp)))
-        self.assertEqual(args, [f'--kunitconfig={REPO / ".kunitconfig"}'])
+            args = kunitrun.kunitconfig_args(self.request('x86_64', Path(tmp), 'full'))
+        self.assertEqual(args, [f'--kunitconfig={REPO / ".kunitconfig"}',
+                                f'--kunitconfig={REPO / "tools" / "profiles" / "full.config"}'])
 
-    def test_every_lrb_option_of_kunitconfig_is_off(self) -> None:
-        """An lrb option added to .kunitconfig must be turned off on 32-bit
-        too, or kunit.py refuses the config there."""
+    def test_lean_overrides_nothing_of_kunitconfig(self) -> None:
+        """lean.config only turns off what .kunitconfig leaves to Kconfig:
+        a clash would make kunit.py refuse the config."""
         base = profiles.kconfig_entries((REPO / '.kunitconfig').read_text())
-        frag = profiles.kconfig_entries(
-            (REPO / 'tools' / 'qemu_configs' / profiles.NO_LRB_FRAGMENT).read_text())
-        lrb: List[str] = [n for n, v in base.items() if v == 'y' and
-                          ('LOCKLESS_RING_BUFFER' in n or n.startswith('CONFIG_LRB_'))
-                          and n != 'CONFIG_LRB_KERNEL_RB_KUNIT_TEST']
-        self.assertTrue(lrb)
-        self.assertEqual({n: frag.get(n) for n in lrb}, {n: 'n' for n in lrb})
-        self.assertTrue(all(v == 'n' for v in frag.values()))
+        lean = profiles.kconfig_entries(
+            (REPO / 'tools' / 'qemu_configs' / profiles.LEAN_FRAGMENT).read_text())
+        self.assertTrue(lean)
+        self.assertEqual(set(base) & set(lean), set())
+        self.assertEqual(lean.pop('CONFIG_EXPERT'), 'y')
+        self.assertTrue(all(v == 'n' for v in lean.values()))
 
-    def test_boot_report_says_lrb_is_absent(self) -> None:
-        prof = profiles.load_profile(REPO / 'tools' / 'profiles', 'default')
-        boot = results.analyze(profiles.target('arm'), prof, Outcome(returncode=1), [], {})
-        self.assertIn(profiles.NO_LRB_NOTE, boot.notes)
-        boot = results.analyze(profiles.target('riscv64'), prof, Outcome(returncode=1), [], {})
-        self.assertEqual(boot.notes, [])
+    def test_standalone_profiles_stay_standalone(self) -> None:
+        prof = profiles.load_profile(REPO / 'tools' / 'profiles', 'bench')
+        self.assertTrue(prof.standalone)
+        with tempfile.TemporaryDirectory() as tmp:
+            req = kunitrun.Request(profiles.target('x86_64'), 'run', REPO, Path('/tree'),
+                                   Path(tmp) / 'x86_64-bench', prof, '', Path('/j.json'), 2)
+            args = kunitrun.kunitconfig_args(req)
+        self.assertEqual(args, [f'--kunitconfig={prof.fragment}'])
 
 
 class HookNamesTest(unittest.TestCase):
