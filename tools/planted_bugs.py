@@ -60,6 +60,17 @@ def failed_case(case: str) -> str:
     """The KUnit report of a failed check in case."""
     return rf'\b{case}: (EXPECTATION|ASSERTION) FAILED'
 
+# The two halves of the commit index pair, each edit (old, new) removing one
+NO_WMB_COMMIT_INDEX = ('\t/* Event data before the index; pairs with lrb_reader_size() */\n'
+                       '\tlrb_writer_wmb(commit_page, write);\n'
+                       '\tlocal_set(&commit_page->page->commit, index);\n'
+                       '\t*pagep = commit_page;\n',
+                       '\tlocal_set(&commit_page->page->commit, index);\n'
+                       '\t*pagep = commit_page;\n')
+NO_RMB_READER_SIZE = ('\t/* Pairs with the smp_wmb() before the commit index store */\n'
+                      '\tlrb_reader_rmb(cb);\n\treturn size;\n',
+                      '\treturn size;\n')
+
 # kcsan+lockdep and kcsan@arm64-lse: the build directories of make test's passes
 PLANTS: List[Plant] = [
     Plant('plain_write_stamp_store',
@@ -73,20 +84,13 @@ PLANTS: List[Plant] = [
           "no smp_wmb() between a writer's event data and the commit index that "
           'publishes it',
           'kcsan', 'arm64-lse', ['lrb_s*'],
-          '\t/* Event data before the index; pairs with lrb_reader_size() */\n'
-          '\tlrb_writer_wmb(commit_page, write);\n'
-          '\tlocal_set(&commit_page->page->commit, index);\n'
-          '\t*pagep = commit_page;\n',
-          '\tlocal_set(&commit_page->page->commit, index);\n'
-          '\t*pagep = commit_page;\n',
+          *NO_WMB_COMMIT_INDEX,
           STALE_READ, kernel_args=()),
     Plant('reader_size_no_rmb',
           'no smp_rmb() in lrb_reader_size() between the commit index and the '
           'event data the reader then reads',
           'kcsan', 'arm64-lse', ['lrb_s*'],
-          '\t/* Pairs with the smp_wmb() before the commit index store */\n'
-          '\tlrb_reader_rmb(cb);\n\treturn size;\n',
-          '\treturn size;\n',
+          *NO_RMB_READER_SIZE,
           STALE_READ, kernel_args=()),
     # The same two barriers on the LR/SC and 32-bit targets (issue 28): TCG
     # runs their guests with the x86 host's ordering, so only the stale-read
@@ -95,19 +99,12 @@ PLANTS: List[Plant] = [
           "no smp_wmb() between a writer's event data and the commit index "
           '(riscv64, LR/SC, stale reads)',
           'default', 'riscv64', ['lrb_s*'],
-          '\t/* Event data before the index; pairs with lrb_reader_size() */\n'
-          '\tlrb_writer_wmb(commit_page, write);\n'
-          '\tlocal_set(&commit_page->page->commit, index);\n'
-          '\t*pagep = commit_page;\n',
-          '\tlocal_set(&commit_page->page->commit, index);\n'
-          '\t*pagep = commit_page;\n',
+          *NO_WMB_COMMIT_INDEX,
           STALE_READ, kernel_args=()),
     Plant('reader_size_no_rmb_arm',
           'no smp_rmb() in lrb_reader_size() (32-bit ARMv7, LL/SC, stale reads)',
           'default', 'arm', ['lrb_s*'],
-          '\t/* Pairs with the smp_wmb() before the commit index store */\n'
-          '\tlrb_reader_rmb(cb);\n\treturn size;\n',
-          '\treturn size;\n',
+          *NO_RMB_READER_SIZE,
           STALE_READ, kernel_args=()),
     Plant('copy_events_commit_reread',
           "lrb_copy_events() copies up to a commit index it read again after "

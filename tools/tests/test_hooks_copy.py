@@ -70,21 +70,3 @@ class HooksCopyTest(TempDirTest):
         self.assertEqual([p.name for p in copies], [files[0].name])
         result = checks.same_as_standalone(copies)
         self.assertTrue(result.ok, result.problems)
-
-
-class CheckpatchIgnoresTest(TempDirTest):
-    """Each ignored checkpatch type is given to the files that need it only."""
-
-    def test_asm_nmi_and_copies(self) -> None:
-        nmi, plain, copy = self.tmp / 'nmi.c', self.tmp / 'plain.c', self.tmp / 'copy.patch'
-        write(nmi, '#include <asm/apic.h>\n#include <asm/nmi.h>\n')
-        write(plain, '#include <linux/nmi.h>\n')
-        write(copy, 'hooks\n')
-        found = checks.checkpatch_ignores([nmi, plain, copy], [copy])
-        self.assertEqual(found, {nmi: checks.ASM_NMI_IGNORED, copy: checks.STANDALONE_IGNORED})
-
-    def test_the_kunit_sources_that_raise_nmis_are_the_ones_ignored(self) -> None:
-        sources = sorted((REPO / 'kunit').glob('*.c'))
-        found = checks.checkpatch_ignores(sources, [])
-        self.assertEqual(sorted(p.name for p in found),
-                         ['lrb_contract_engine.c', 'lrb_irq_kunit.c'])
