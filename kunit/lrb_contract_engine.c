@@ -46,7 +46,6 @@
 #include <linux/nmi.h>
 #ifdef CONFIG_X86_LOCAL_APIC
 #include <asm/apic.h>
-#include <asm/nmi.h>
 #endif
 
 #include "lrb_contract.h"
@@ -318,7 +317,7 @@ const char *ct_expect_event(struct ct_cell *c)
 
 /* ---- the call, in its context ----------------------------------------- */
 
-#ifdef CONFIG_X86_LOCAL_APIC
+#if LRB_KUNIT_SELF_NMI
 static struct ct_cell *ct_nmi_cell;
 #endif
 
@@ -362,7 +361,7 @@ static void ct_irq_work(struct irq_work *work)
 		ct_call_here(c);
 }
 
-#ifdef CONFIG_X86_LOCAL_APIC
+#if LRB_KUNIT_SELF_NMI
 static int ct_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
 	struct ct_cell *c = READ_ONCE(ct_nmi_cell);
@@ -742,7 +741,7 @@ out:
 
 static bool ct_has_nmi(void)
 {
-	return IS_ENABLED(CONFIG_X86_LOCAL_APIC);
+	return LRB_KUNIT_SELF_NMI;
 }
 
 static void ct_run_op_state(struct kunit *test, const struct ct_impl *ci,
@@ -795,7 +794,7 @@ static void ct_run_op_state(struct kunit *test, const struct ct_impl *ci,
 				t->failed++;
 			irq_work_sync(&c->work);
 			tasklet_kill(&c->tasklet);
-#ifdef CONFIG_X86_LOCAL_APIC
+#if LRB_KUNIT_SELF_NMI
 			WRITE_ONCE(ct_nmi_cell, NULL);
 #endif
 		} else {
@@ -867,7 +866,7 @@ static void ct_lrb_state(struct kunit *test)
 
 static int ct_suite_init(struct kunit_suite *suite)
 {
-#ifdef CONFIG_X86_LOCAL_APIC
+#if LRB_KUNIT_SELF_NMI
 	return register_nmi_handler(NMI_LOCAL, ct_nmi_handler, 0, "lrb_contract");
 #else
 	return 0;
@@ -876,7 +875,7 @@ static int ct_suite_init(struct kunit_suite *suite)
 
 static void ct_suite_exit(struct kunit_suite *suite)
 {
-#ifdef CONFIG_X86_LOCAL_APIC
+#if LRB_KUNIT_SELF_NMI
 	unregister_nmi_handler(NMI_LOCAL, "lrb_contract");
 #endif
 }

@@ -29,7 +29,6 @@
 #include <linux/slab.h>
 #ifdef CONFIG_X86_LOCAL_APIC
 #include <asm/apic.h>
-#include <asm/nmi.h>
 #endif
 
 #include "lrb_kunit.h"
@@ -129,7 +128,7 @@ static void irq_work_fn(struct irq_work *work)
 	irq_nested(container_of(work, struct irq_run, work));
 }
 
-#ifdef CONFIG_X86_LOCAL_APIC
+#if LRB_KUNIT_SELF_NMI
 static int irq_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
 	struct irq_run *r = READ_ONCE(irq_nmi_run);
@@ -230,7 +229,7 @@ static void irq_at_hook_points(struct kunit *test)
 	unsigned int state, i, runs = 0, reached = 0;
 	char why[160];
 
-	if (p->kind == KIND_NMI && !IS_ENABLED(CONFIG_X86_LOCAL_APIC))
+	if (p->kind == KIND_NMI && !LRB_KUNIT_SELF_NMI)
 		kunit_skip(test, "no way to raise an NMI from a test on this architecture");
 	snap = kunit_kmalloc(test, sizeof(*snap), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, snap);
@@ -652,7 +651,7 @@ static int irq_suite_init(struct kunit_suite *suite)
 					 m ? "overwrite" : "prodcons",
 					 lrb_hook_name(irq_points[pt]));
 			}
-#ifdef CONFIG_X86_LOCAL_APIC
+#if LRB_KUNIT_SELF_NMI
 	return register_nmi_handler(NMI_LOCAL, irq_nmi_handler, 0, "lrb_irq");
 #else
 	return 0;
@@ -661,7 +660,7 @@ static int irq_suite_init(struct kunit_suite *suite)
 
 static void irq_suite_exit(struct kunit_suite *suite)
 {
-#ifdef CONFIG_X86_LOCAL_APIC
+#if LRB_KUNIT_SELF_NMI
 	unregister_nmi_handler(NMI_LOCAL, "lrb_irq");
 #endif
 }

@@ -95,6 +95,17 @@ int lrb_kunit_krb_stats(struct trace_buffer *b, int cpu, struct lrb_stats *st);
  */
 #define LRB_KUNIT_CAPACITY	(PAGE_SIZE - offsetof(struct lrb_data_page, data))
 
+/*
+ * Real NMIs: an APIC self-NMI, taken by x86's register_nmi_handler(), which
+ * linux/nmi.h declares where ACPI APEI may take NMIs (x86 with ACPI, which
+ * every bench build of x86 has); elsewhere the NMI cases skip, saying why
+ */
+#if defined(CONFIG_X86_LOCAL_APIC) && defined(CONFIG_HAVE_ACPI_APEI_NMI)
+#define LRB_KUNIT_SELF_NMI	1
+#else
+#define LRB_KUNIT_SELF_NMI	0
+#endif
+
 /* Stored size of an event with a payload of len bytes */
 static inline unsigned int lrb_kunit_event_size(unsigned int len)
 {

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Collection, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 from . import catalogue, gitutil, kunitrun, srcdirs
 from .profiles import Target
@@ -50,31 +50,6 @@ STANDALONE_IGNORED = {
     'MISSING_SIGN_OFF': "the standalone series' Signed-off-by is left to whoever submits it",
     'FILE_PATH_CHANGES': "MAINTAINERS' TRACING entry covers kernel/trace/",
 }
-# The KUnit suites raise NMIs on x86 and take them with register_nmi_handler(),
-# which only x86's asm/nmi.h declares (linux/nmi.h includes it only with ACPI
-# APEI or an arch watchdog, both off in the lean build)
-ASM_NMI = '#include <asm/nmi.h>'
-ASM_NMI_IGNORED = {
-    'INCLUDE_LINUX': "register_nmi_handler() is x86's, declared in asm/nmi.h alone",
-}
-
-
-def checkpatch_ignores(paths: List[Path], copies: Collection[Path]) -> Dict[Path, Dict[str, str]]:
-    """The checkpatch types each file may have, with their reasons: the
-    standalone copies' (STANDALONE_IGNORED), and INCLUDE_LINUX where a file
-    includes asm/nmi.h."""
-    out: Dict[Path, Dict[str, str]] = {}
-    for path in paths:
-        types: Dict[str, str] = {}
-        if path in copies:
-            types.update(STANDALONE_IGNORED)
-        if path.is_file() and ASM_NMI in path.read_text(errors='replace'):
-            types.update(ASM_NMI_IGNORED)
-        if types:
-            out[path] = types
-    return out
-
-
 SUBJECT = re.compile(r'^Subject: (?:\[[^]]*\] )?(.*(?:\n .*)*)', re.M)
 
 

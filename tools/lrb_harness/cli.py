@@ -342,9 +342,8 @@ def run_checks(ctx: Context, prep: tree.Prepared) -> List[checks.CheckResult]:
     doc_files += [p for p in dir_sources if p.suffix == '.c']
     copies = checks.standalone_copies(patch_files, ctx.repo / checks.STANDALONE_DIR)
     found = [checks.checkpatch(prep.tree, patch_files, as_files=False,
-                               ignored=checks.checkpatch_ignores(patch_files, copies)),
-             checks.checkpatch(prep.tree, dir_sources, as_files=True,
-                               ignored=checks.checkpatch_ignores(dir_sources, [])),
+                               ignored={p: checks.STANDALONE_IGNORED for p in copies}),
+             checks.checkpatch(prep.tree, dir_sources, as_files=True),
              checks.kernel_doc(prep.tree, doc_files),
              checks.same_as_standalone(copies),
              contracts.check(prep.tree, ctx.repo),
