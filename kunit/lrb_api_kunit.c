@@ -318,10 +318,24 @@ static void max_payload_needs_page_start(struct kunit *test)
 	api_unpin();
 }
 
+/*
+ * A payload of about 100 bytes whose events leave a gap of 8 bytes or
+ * more at a page's end, whatever the page size: room for a padding event
+ */
+static unsigned int api_padded_len(void)
+{
+	unsigned int len = 100;
+
+	while (len > 8 && CAP % lrb_kunit_event_size(len) < 8)
+		len -= 4;
+	return len;
+}
+
 static void page_end_padding(struct kunit *test)
 {
 	struct lrb_tb *tb = lrb_api_tb(test, 4 * CAP, 0);
-	unsigned int per_page = CAP / EV100, small, lead;
+	unsigned int len = api_padded_len(), ev = lrb_kunit_event_size(len);
+	unsigned int per_page = CAP / ev, small, lead;
 	struct lrb_snapshot *snap;
 	int cpu;
 
@@ -329,18 +343,18 @@ static void page_end_padding(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, snap);
 	cpu = api_pin();
 
-	/* 100-byte events leave a gap of at least 8: a padding event */
-	lrb_write_n(test, tb, per_page + 1, 100);
+	/* These events leave a gap of at least 8: a padding event */
+	lrb_write_n(test, tb, per_page + 1, len);
 	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, snap));
-	KUNIT_EXPECT_GE(test, CAP % EV100, 8UL);
+	KUNIT_EXPECT_GE(test, CAP % ev, 8U);
 	KUNIT_EXPECT_EQ(test, snap->page[1].write, (unsigned long)CAP);
 	KUNIT_EXPECT_EQ(test, snap->page[1].commit, (unsigned long)CAP);
 	KUNIT_EXPECT_EQ(test, snap->page[1].entries, (unsigned long)per_page);
-	KUNIT_EXPECT_EQ(test, snap->page[2].write, (unsigned long)EV100);
+	KUNIT_EXPECT_EQ(test, snap->page[2].write, (unsigned long)ev);
 
 	/* Every event takes a multiple of 8: no gap smaller than a padding */
 	if (PAYLOAD_ALIGN == 8) {
-		lrb_expect_read(test, tb, cpu, 0, per_page + 1, 100);
+		lrb_expect_read(test, tb, cpu, 0, per_page + 1, len);
 		api_unpin();
 		return;
 	}
@@ -350,9 +364,9 @@ static void page_end_padding(struct kunit *test)
 	 * multiple of 8, as on 32-bit), then 8-byte events, leave 4 bytes:
 	 * the page ends early
 	 */
-	lead = (CAP - EV100 - 4) % 8 ? 8 : 4;
+	lead = (CAP - ev - 4) % 8 ? 8 : 4;
 	KUNIT_ASSERT_EQ(test, 0, lrb_tb_write(tb, lead));
-	small = (CAP - EV100 - (lead + 4) - 4) / 8;
+	small = (CAP - ev - (lead + 4) - 4) / 8;
 	lrb_write_n(test, tb, small, 4);
 	KUNIT_ASSERT_EQ(test, 0, lrb_snapshot(tb->b, cpu, snap));
 	KUNIT_EXPECT_EQ(test, snap->page[2].write, (unsigned long)CAP - 4);
@@ -366,7 +380,7 @@ static void page_end_padding(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, snap->page[3].write, 8UL);
 
 	/* Readers skip both kinds of padding */
-	lrb_expect_read(test, tb, cpu, 0, per_page + 1, 100);
+	lrb_expect_read(test, tb, cpu, 0, per_page + 1, len);
 	lrb_expect_read(test, tb, cpu, per_page + 1, 1, lead);
 	lrb_expect_read(test, tb, cpu, per_page + 2, small + 1, 4);
 	api_unpin();
@@ -416,7 +430,8 @@ static void write_return_codes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrb_write(tb->b, sizeof(data), data), -EPERM);
 	KUNIT_EXPECT_EQ(test, lrb_record_enable(tb->b), 0);
 
-	for (i = 0; i < 1000 && !ret; i++)
+	/* The ring and its reader page hold fewer events than 4 pages bytes */
+	for (i = 0; i < 4 * CAP / sizeof(data) && !ret; i++)
 		ret = lrb_write(tb->b, sizeof(data), data);
 	KUNIT_EXPECT_EQ(test, ret, -ENOSPC);
 	KUNIT_EXPECT_EQ(test, lrb_dropped_cpu(tb->b, cpu), 1UL);
@@ -1248,7 +1263,8 @@ static void read_page_hexdump_for_kbuffer(struct kunit *test)
 {
 	static const unsigned int lens[] = { 1, 4, 13, 112, 113, 300, 1000 };
 	struct lrb_tb *tb = lrb_api_tb(test, 4 * CAP, 0);
-	unsigned int n, off, pages = 0, events = 50;
+	/* Lengths grow with the page, so that the events span 3 pages or more */
+	unsigned int n, off, pages = 0, events = 50, scale = max(1UL, CAP / 4080);
 	char hex[2 * 32 + 1];
 	u64 t = 1000000;
 	void *page;
@@ -1256,10 +1272,10 @@ static void read_page_hexdump_for_kbuffer(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, 0, lrb_set_clock(tb->b, lrb_kunit_clock));
 	cpu = api_pin();
-	lrb_kunit_line(test, "lrb-kbuffer-begin page_size=%lu long=%zu",
-		       PAGE_SIZE, sizeof(long));
+	lrb_kunit_line(test, "lrb-kbuffer-begin page_size=%lu long=%zu align=%u",
+		       PAGE_SIZE, sizeof(long), PAYLOAD_ALIGN);
 	for (n = 0; n < events; n++) {
-		unsigned int len = lens[n % ARRAY_SIZE(lens)];
+		unsigned int len = lens[n % ARRAY_SIZE(lens)] * scale;
 
 		t += (n % 5 == 4) ? (1ULL << 27) + n : 3 + n;
 		lrb_kunit_clock_set(t);

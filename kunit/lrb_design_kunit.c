@@ -920,10 +920,11 @@ static void nested_writer_moved_tail(struct kunit *test)
 {
 	struct lrb_script *sc = sc_start(test, 0, RST ", section \"" NESTED
 				       "\", lines 703-743", 4);
-	static const u32 seqs[] = { 0, 2, 1 }, lens[] = { 3000, S, 2000 };
+	/* The first event leaves p1 less room than the outer writer's 2000 */
+	static const u32 seqs[] = { 0, 2, 1 }, lens[] = { CAP - 1000, S, 2000 };
 	struct lrb_script_step *st;
 
-	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, 3000, 0));
+	KUNIT_ASSERT_EQ(test, 0, lrb_script_write(sc, CAP - 1000, 0));
 	lrb_script_step(sc, 0, LRB_HOOK_MOVE_TAIL, 1, "rst text 707-712",
 			"temp page = tail page: the reserve ran off its end",
 			"p4 -H-> p1 --> p2 --> p3 -->", "tail=p1");

@@ -447,7 +447,11 @@ static unsigned int nest_one(struct nest_ctx *c, const struct nest_setup *s)
 			lrb_kunit_render(c->test, c->snap, "ring at the failure:");
 	}
 out:
-	r->impl->set_hook(r->b, NULL);
+	/*
+	 * The hook stays on the buffer it goes with: only this thread writes
+	 * to it, and unhooking it would wait for a grace period per run
+	 * (tens of thousands per suite, minutes when the host is busy).
+	 */
 	migrate_enable();
 	r->impl->free(r->b);
 	return r->nested;

@@ -387,6 +387,74 @@ static void reader_ignores_nested_header_under_update(struct kunit *test)
 }
 
 /*
+ * The same HEADER under UPDATE, set by a writer that interrupted the outer
+ * one after it had read which page follows its head (new_head) and before
+ * its cmpxchg to HEADER there, with the reader's hint on that page. On lrb
+ * the reader waits for the push in flight, as above. The kernel's reader
+ * takes the page, and the outer writer's cmpxchg finds the reader's page
+ * where new_head was: unpatched, rb_handle_head_page() calls RB_WARN_ON(),
+ * which stops recording for good, drops the outer write uncounted and
+ * leaves the UPDATE on p4's next; with series patch 1 (the fix, for the
+ * tracing list) the outer writer clears its UPDATE and writes on the tail
+ * the nested writer moved to.
+ */
+static void reader_takes_header_set_under_outer_new_head(struct kunit *test)
+{
+	struct lrb_script *c = race_start(test, LRB_FL_OVERWRITE);
+	static const u32 rest[] = { 7, 9, 8 };
+	struct lrb_event *ev;
+	unsigned long lost;
+	struct lrb_script_step *p;
+
+	race_setup_writes(c, BIG, 0, 4);
+	ev = race_consume(c, &lost);
+	lrb_script_expect_event(c, ev, BIG, 0, lost, 0);
+	race_setup_writes(c, BIG, 4, 4);
+	p = race_pause(c, WRITER, LRB_HOOK_NEW_HEAD_BEFORE, 1, 1, 2,
+		       "outer writer read p2 as its new head; a nested writer set p0 -H-> p2; the reader's hint is p2",
+		       "p0 -H-> p2 --> p3 --> p4 -U->", "tail=p0 hint=p2 nrH=1 nrU=1");
+	lrb_script_nest(p, BIG, 9);
+	if (lrb_script_kernel(c)) {
+		static const u32 kseqs[] = { 6, 7, 9, 8 };
+		static const unsigned long klost[] = { 0, 0, 0, 0 };
+
+		race_pause(c, WRITER, LRB_HOOK_NEW_HEAD_AFTER, 1, 0, 0,
+			   "the reader took p2: the outer writer's cmpxchg found p1 where p2 was (moved)",
+			   "p0 --> p1 -H-> p3 --> p4 -U->", "tail=p0 reader=p2 nrU=1");
+		race_pause(c, WRITER, LRB_HOOK_TAIL_BEFORE, 1, 0, 0,
+			   "the head moved on without it: it cleared its UPDATE; the tail is already on p0",
+			   "p0 --> p1 -H-> p3 --> p4 -->", "tail=p0 nrU=0 nrH=1");
+		lrb_script_writer_add(c, BIG, 8);
+		race_go(c, 0, 0);
+		KUNIT_ASSERT_TRUE(test, lrb_script_wait(c, 1));
+		ev = race_consume(c, &lost);
+		lrb_script_signal(c, 2);
+		race_finish(c);
+		lrb_script_expect_event(c, ev, BIG, 5, lost, 4);
+		lrb_script_read(c, kseqs, bigs, klost, 4);
+		return;
+	}
+	race_pause(c, READER, LRB_HOOK_READER_SPIN, 1, 2, 0,
+		   "the reader meets p0 -H-> p2 first, but a push is in flight: it waits, not taking p2",
+		   "p0 -H-> p2 --> p3 --> p4 -U->", "reader=p1");
+	lrb_script_writer_add(c, BIG, 8);
+	race_go(c, 0, 0);
+	KUNIT_ASSERT_TRUE(test, lrb_script_wait(c, 1));
+	ev = race_consume(c, &lost);
+	race_finish(c);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	if (lrb_kunit_payload_seq(c->impl->event_data(ev)) == 5) {
+		static const u32 after5[] = { 6, 7, 9, 8 };
+
+		lrb_script_expect_event(c, ev, BIG, 5, lost, 4);
+		race_read_rest(c, after5, bigs, 4);
+	} else {
+		lrb_script_expect_event(c, ev, BIG, 6, lost, 5);
+		race_read_rest(c, rest, bigs, 3);
+	}
+}
+
+/*
  * Reader paused between finding the commit page (its own) and reading its
  * page's commit index; the writer adds an event meanwhile. With stale reads
  * on, the reader gets that event's bytes only if a read barrier separates
@@ -1012,6 +1080,7 @@ static struct kunit_case lrb_smp_cases[] = {
 	KUNIT_CASE(writer_before_update_reader_takes_head),
 	KUNIT_CASE(writer_before_tail_move_reader_takes_new_head),
 	KUNIT_CASE(reader_ignores_nested_header_under_update),
+	KUNIT_CASE(reader_takes_header_set_under_outer_new_head),
 	KUNIT_CASE(reader_loads_commit_page_before_its_index),
 	KUNIT_CASE(reader_index_after_commit_page_barrier),
 	KUNIT_CASE(reader_between_loads_outer_writer_commits),
@@ -1047,6 +1116,7 @@ static struct kunit_case lrb_smp_kernel_cases[] = {
 	KUNIT_CASE(writer_before_update_reader_takes_head),
 	KUNIT_CASE(writer_before_tail_move_reader_takes_new_head),
 	KUNIT_CASE(reader_ignores_nested_header_under_update),
+	KUNIT_CASE(reader_takes_header_set_under_outer_new_head),
 	KUNIT_CASE(reader_between_loads_outer_writer_commits),
 	KUNIT_CASE(reader_swap_after_head_went_round),
 	KUNIT_CASE(reader_header_gone_before_version),

@@ -71,12 +71,12 @@ NO_RMB_READER_SIZE = ('\t/* Pairs with the smp_wmb() before the commit index sto
                       '\tlrb_reader_rmb(cb);\n\treturn size;\n',
                       '\treturn size;\n')
 
-# kcsan+lockdep and kcsan@arm64-lse: the build directories of make test's passes
+# kcsan+lockdep+ftrace and kcsan@arm64-lse: the build directories of make test's passes
 PLANTS: List[Plant] = [
     Plant('plain_write_stamp_store',
           "the last event's time stamp, which nested writers in interrupts read, "
           'published with a plain store instead of local64_set()',
-          'kcsan+lockdep', 'x86_64', ['lrb_s*'],
+          'kcsan+lockdep+ftrace', 'x86_64', ['lrb_s*'],
           '\t\tlocal64_set(&cb->write_stamp, ts);\n',
           '\t\t*(u64 *)&cb->write_stamp = ts;\n',
           r'BUG: KCSAN: data-race in \S*lrb_'),
@@ -412,7 +412,7 @@ MODEL_PLANTS: List[Plant] = [
           trail_failed('no_next_commit_check_1'), kernel_args=()),
 ]
 
-# The kernel's buffer (series patches 1 and 2's hook points): a change of the kernel
+# The kernel's buffer (series patches 2 and 3's hook points): a change of the kernel
 # that a case pinning its behaviour must notice
 KERNEL_PLANTS: List[Plant] = [
     Plant('kernel_reader_order_fixed',
@@ -436,6 +436,14 @@ KERNEL_PLANTS: List[Plant] = [
           '\n'
           '\t/* If there\'s more to read, return this page */\n',
           failed_case('reader_between_loads_outer_writer_commits'), kernel_args=(),
+          source=KERNEL_RB),
+    Plant('kernel_head_moved_warns',
+          "series patch 1 taken back: the kernel's writer whose new head a nested writer "
+          'set and a reader took finds MOVED and calls RB_WARN_ON(), which stops recording',
+          'default', 'x86_64', ['lrb_smp_kernel.reader_takes_header_set_under_outer_new_head'],
+          '\tcase RB_PAGE_NORMAL:\n\tcase RB_PAGE_MOVED:\n\t\t/* OK */\n',
+          '\tcase RB_PAGE_NORMAL:\n\t\t/* OK */\n',
+          failed_case('reader_takes_header_set_under_outer_new_head'), kernel_args=(),
           source=KERNEL_RB),
     Plant('kernel_hook_point_removed',
           "the kernel's reader_size hook point is gone: the trace misses a step and the "
@@ -520,7 +528,7 @@ CONTRACT_PLANTS: List[Plant] = [
     Plant('iters_lock_irqs_on',
           'lrb_read_start() takes the live-iterator lock with interrupts on, which '
           'lrb_read_finish() may take in a hardirq',
-          'kcsan+lockdep', 'x86_64', ['lrb_contract'],
+          'kcsan+lockdep+ftrace', 'x86_64', ['lrb_contract'],
           '\traw_spin_lock_irqsave(&lrb_iters_lock, flags);\n\tlist_add(&iter->node, &lrb_iters);\n'
           '\traw_spin_unlock_irqrestore(&lrb_iters_lock, flags);\n',
           '\traw_spin_lock(&lrb_iters_lock);\n\tlist_add(&iter->node, &lrb_iters);\n'

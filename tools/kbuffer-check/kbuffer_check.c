@@ -34,6 +34,7 @@ struct expect {
 struct dump {
 	unsigned long page_size;
 	unsigned int long_size;
+	unsigned int align;		/* payload layout: 4, or 8 (length word) */
 	struct expect ev[MAX_EVENTS];
 	unsigned int nr_ev;
 	unsigned char *page[MAX_PAGES];
@@ -42,6 +43,18 @@ struct dump {
 	unsigned int declared_pages;
 	bool ended;
 };
+
+/*
+ * The size kbuffer reports for a payload of len bytes: rounded up to 4, or,
+ * in the 8-byte layout (RB_FORCE_8BYTE_ALIGNMENT's), what is left of the
+ * 8-byte multiple that holds the header, the length word and the payload
+ */
+static unsigned int event_size(const struct dump *d, unsigned int len)
+{
+	if (d->align == 8)
+		return ((len + 8 + 7) & ~7U) - 8;
+	return (len + 3) & ~3U;
+}
 
 /* The payload lrb_kunit_fill() writes for a sequence number */
 static unsigned char payload_byte(unsigned int seq, unsigned int i)
@@ -104,10 +117,12 @@ static int parse_line(struct dump *d, const char *line)
 	s = strstr(line, "lrb-kbuffer-begin ");
 	if (s) {
 		memset(d, 0, sizeof(*d));
-		if (sscanf(s, "lrb-kbuffer-begin page_size=%lu long=%u",
-			   &d->page_size, &d->long_size) != 2 ||
+		d->align = 4;
+		if (sscanf(s, "lrb-kbuffer-begin page_size=%lu long=%u align=%u",
+			   &d->page_size, &d->long_size, &d->align) < 2 ||
 		    d->page_size > MAX_PAGE_SIZE ||
-		    (d->long_size != 4 && d->long_size != 8))
+		    (d->long_size != 4 && d->long_size != 8) ||
+		    (d->align != 4 && d->align != 8))
 			return -1;
 		return 1;
 	}
@@ -193,9 +208,9 @@ static int check_dump(const char *name, struct dump *d)
 					name, e->seq, ts, e->ts);
 				bad++;
 			}
-			if ((unsigned int)size != ((e->len + 3) & ~3U)) {
+			if ((unsigned int)size != event_size(d, e->len)) {
 				fprintf(stderr, "%s: event %u: size %d, expected %u\n",
-					name, e->seq, size, (e->len + 3) & ~3U);
+					name, e->seq, size, event_size(d, e->len));
 				bad++;
 			} else if (!payload_ok(data, e->len, e->seq)) {
 				fprintf(stderr, "%s: event %u: payload differs\n",

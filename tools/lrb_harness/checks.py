@@ -50,6 +50,28 @@ STANDALONE_IGNORED = {
     'MISSING_SIGN_OFF': "the standalone series' Signed-off-by is left to whoever submits it",
     'FILE_PATH_CHANGES': "MAINTAINERS' TRACING entry covers kernel/trace/",
 }
+# A patch with a Fixes: tag: the tree is Debian's source, with no history
+FIXES_IGNORED = {
+    'UNKNOWN_COMMIT_ID': 'the tree has no history to look the Fixes: ids up in',
+}
+FIXES_TAG = re.compile(r'^Fixes: [0-9a-f]{12,} ', re.M)
+
+
+def series_ignored(patches: List[Path], copies: Dict[Path, Path]) -> Dict[Path, Dict[str, str]]:
+    """The checkpatch types each patch of the bench's series may ignore, with
+    why: the standalone copies' (STANDALONE_IGNORED), a fix's Fixes: id."""
+    ignored: Dict[Path, Dict[str, str]] = {}
+    for path in patches:
+        types: Dict[str, str] = {}
+        if path in copies:
+            types.update(STANDALONE_IGNORED)
+        if FIXES_TAG.search(path.read_text(errors='replace')):
+            types.update(FIXES_IGNORED)
+        if types:
+            ignored[path] = types
+    return ignored
+
+
 SUBJECT = re.compile(r'^Subject: (?:\[[^]]*\] )?(.*(?:\n .*)*)', re.M)
 
 

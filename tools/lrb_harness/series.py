@@ -188,7 +188,7 @@ def make_series(cfg: SeriesConfig) -> List[CheckResult]:
     copies = checks.standalone_copies(patches, cfg.repo / checks.STANDALONE_DIR)
     found = [subject_check(patches),
              checks.checkpatch(cfg.tree, patches, as_files=False,
-                               ignored={p: checks.STANDALONE_IGNORED for p in copies})]
+                               ignored=checks.series_ignored(patches, copies))]
     found[1].name = found[1].name.replace('checkpatch --strict',
                                           f'checkpatch --strict ({len(patches)} patches)', 1)
     if not cfg.build:

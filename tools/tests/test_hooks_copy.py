@@ -58,15 +58,27 @@ class HooksCopyTest(TempDirTest):
         self.assertIn('message differs', result.problems[0])
         self.assertIn('+hook2', result.problems[1])
 
+    def test_fix_ignores_unknown_commit_id(self) -> None:
+        fix = self.bench / '0001-fix.patch'
+        write(fix, patch('ring-buffer: Fix it', 'Why.\n\nFixes: 77ae365eca89 ("x")', '+fix'))
+        hooks = self.bench / '0002-hooks.patch'
+        write(hooks, patch('ring-buffer: Add hooks', 'Why.', '+hook'))
+        ignored = checks.series_ignored([fix, hooks], {hooks: self.standalone / 'x.patch'})
+        self.assertEqual(set(ignored[fix]), {'UNKNOWN_COMMIT_ID'})
+        self.assertEqual(ignored[hooks], checks.STANDALONE_IGNORED)
+
     def test_no_copy_fails(self) -> None:
         result = checks.same_as_standalone({})
         self.assertFalse(result.ok)
 
     def test_the_repository_series(self) -> None:
-        """kernel-patch/ opens with the standalone series' hook patch."""
+        """kernel-patch/ has the standalone series' hook patch right after
+        its kernel fixes (patches with a Fixes: tag)."""
         series = (REPO / 'kernel-patch' / 'series').read_text().split()
         files = [REPO / 'kernel-patch' / n for n in series if n.endswith('.patch')]
         copies = checks.standalone_copies(files, REPO / checks.STANDALONE_DIR)
-        self.assertEqual([p.name for p in copies], [files[0].name])
+        fixes = [f for f in files if checks.FIXES_TAG.search(f.read_text())]
+        self.assertEqual(files[:len(fixes)], fixes)
+        self.assertEqual([p.name for p in copies], [files[len(fixes)].name])
         result = checks.same_as_standalone(copies)
         self.assertTrue(result.ok, result.problems)
