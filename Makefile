@@ -2,10 +2,13 @@
 # `make help` lists the targets. Variables:
 #   KERNEL_SRC=DIR  kernel tree to use (default ~/.cache/lrb/linux-source-6.12)
 #   FORCE=1         let the tree step discard work in the kernel tree
+#   FRESH=1         make test runs the model even when a pass with the same inputs is
+#                   recorded (tools/lrb_harness/resultcache.py)
 #   ARCH=LIST       x86_64, arm64, arm64-lse, arm64-llsc, riscv64, i386, arm, all
-#                   (comma-separated; all: every one of these but riscv64);
+#                   (comma-separated; all: every one of these);
 #                   make bench also arm64-nopac (arm64 without pointer authentication),
-#                   x86_64-icount, arm64-icount (QEMU counting instructions)
+#                   x86_64-icount, arm64-icount, riscv64-icount, i386-icount, arm-icount
+#                   (QEMU counting instructions)
 #   PROFILE=NAME    tools/profiles/NAME.config (default: default; make bench: bench,
 #                   or bench-debug)
 #   GLOB=GLOBS      kunit.py filter globs, space-separated (suite or suite.case)
@@ -43,11 +46,12 @@ help:
 	@echo 'make series        the series for a mailing list in results/series/ (DIR=): cover'
 	@echo '                   letter with the last make test, checkpatch, git am + build'
 	@echo 'make list          suites and cases, read from kunit/'
-	@echo 'make test          check, all targets (x86_64, arm64-lse, arm64-llsc, i386, arm),'
-	@echo '                   W=1, kbuffer-check, model, the upstream pass'
+	@echo 'make test          check, all targets (x86_64, arm64-lse, arm64-llsc, riscv64, i386,'
+	@echo '                   arm), W=1, kbuffer-check, model (skipped when a pass with the same'
+	@echo '                   inputs is recorded; FRESH=1 runs it), the upstream pass'
 	@echo '                   (kernel-patch/upstream-6.12 on x86_64: checkpatch, cover letter,'
-	@echo '                   its suite fixed and unfixed, one boot each), kcsan+lockdep on'
-	@echo '                   x86_64, kcsan on arm64, align8 and ftrace on x86_64'
+	@echo '                   its suite fixed and unfixed, one boot each), kcsan+lockdep+ftrace'
+	@echo '                   on x86_64, kcsan on arm64-lse, pages64k on arm64 (LSE and LL/SC)'
 	@echo 'make test-quick    the same without the upstream pass and the passes after the'
 	@echo '                   default profile'
 	@echo 'make test-sanitizers  kcsan, kasan, lockdep, kmemleak on x86_64 and arm64-lse'
@@ -55,10 +59,10 @@ help:
 	@echo 'make test-arm64    build arm64, boot LSE and LL/SC (GLOB=, PROFILE=)'
 	@echo 'make run           run ARCH= PROFILE= GLOB= (default: all targets); every build'
 	@echo '                   is lean (tools/qemu_configs/lean.config) but PROFILE=full:'
-	@echo '                   Kconfig defaults; PROFILE=pages64k: arm64 with 64K pages;'
-	@echo '                   ARCH=riscv64: not in make test (docs/testing.md)'
-	@echo 'make bench         lrb_bench on x86_64, arm64-lse, arm64-nopac, x86_64-icount,'
-	@echo '                   arm64-icount: docs/bench.md, docs/bench.png (PROFILE=bench-debug:'
+	@echo '                   Kconfig defaults; PROFILE=pages64k: arm64 with 64K pages'
+	@echo 'make bench         lrb_bench on x86_64, arm64-lse, arm64-nopac, then counting'
+	@echo '                   instructions (-icount) on x86_64, arm64, riscv64, i386, arm:'
+	@echo '                   docs/bench.md, docs/bench.png (PROFILE=bench-debug:'
 	@echo '                   with CONFIG_LOCKLESS_RING_BUFFER_DEBUG, report beside its logs)'
 	@echo 'make planted-bugs  plant a bug per sanitizer (NAMES=), check its profile catches it'
 	@echo 'make kernel-fix    lrb_kernel_rb on the kernel with the fix of docs/upstream/ (ARCH=)'
@@ -107,7 +111,7 @@ profiles:
 	@$(WRAPPER) profiles
 
 test: deps-check
-	@$(WRAPPER) test $(ARCH_OPT) $(RUN_OPTS)
+	@$(if $(FRESH),LRB_NO_RESULT_CACHE=1 )$(WRAPPER) test $(ARCH_OPT) $(RUN_OPTS)
 
 test-quick: deps-check
 	@$(WRAPPER) test --no-sanitizers $(ARCH_OPT) $(RUN_OPTS)

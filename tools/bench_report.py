@@ -39,7 +39,8 @@ TARGET_KERNEL = 0.6
 TARGET_LOCKED = 0.5
 QEMU_BINARIES = {'x86_64': 'qemu-system-x86_64', 'arm64': 'qemu-system-aarch64',
                  'arm64-nopac': 'qemu-system-aarch64', 'x86_64-icount': 'qemu-system-x86_64',
-                 'arm64-icount': 'qemu-system-aarch64'}
+                 'arm64-icount': 'qemu-system-aarch64', 'riscv64-icount': 'qemu-system-riscv64',
+                 'i386-icount': 'qemu-system-i386', 'arm-icount': 'qemu-system-arm'}
 NS_PER_S = 1e9
 
 _TOKEN = re.compile(r'(\w+)=(\S+)')
@@ -490,7 +491,7 @@ are taken as nops). The shortest path is a lower bound of the fast path; the
 required instructions keep it from being an error exit. Counts are exact for
 a given build and do not depend on the machine's noise.
 
-The kernel's buffer is measured as the series builds it: with patches 1 and 2
+The kernel's buffer is measured as the series builds it: with patches 2 and 3
 and `CONFIG_RING_BUFFER_TEST_HOOKS` off (the bench profile), which leaves the
 text of `kernel/trace/ring_buffer.o` byte for byte as without them (x86_64:
 `ring_buffer_lock_reserve` + `ring_buffer_unlock_commit` 201 + 88 = 289 either

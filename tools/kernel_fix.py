@@ -8,7 +8,7 @@ again.
     tools/kernel_fix.py [--arch LIST]      (make kernel-fix ARCH=...)
 
 The patch is made against the pristine file, and the series' hook points
-(patches 1 and 2) sit beside and between the lines it changes: it is
+(patches 2 and 3) sit beside and between the lines it changes: it is
 applied to the pristine file, then merged three ways into the tree's
 (git merge-file, base: the file at lrb-base). Exit 0 when every case
 passed on every target.

@@ -7,12 +7,13 @@ import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
 
-from . import (checks, contracts, kunitrun, paths, report, results, series, sparse, srcdirs,
-               suites, testrecord, tree, upstream)
+from . import (checks, contracts, kunitrun, paths, report, resultcache, results, series,
+               sparse, srcdirs, suites, testrecord, tree, upstream)
 from .errors import HarnessError
 from .profiles import (ARCH_GROUPS, DEFAULT_PROFILE, Profile, Target, VALID_ARCHES,
                        load_profile, parse_arches, profile_names)
@@ -120,8 +121,9 @@ def build_parser() -> Parser:
                      help='make --jobs for the kernel builds')
     bench = sub.add_parser('bench', help='lrb_bench in its production profile on x86_64, '
                            'arm64-lse, arm64-nopac (the arm64 kernel without pointer '
-                           'authentication) and x86_64-icount, arm64-icount (QEMU counting '
-                           'instructions), then docs/bench.md and docs/bench.png')
+                           'authentication) and x86_64-icount, arm64-icount, riscv64-icount, '
+                           'i386-icount, arm-icount (QEMU counting instructions), then '
+                           'docs/bench.md and docs/bench.png')
     bench.add_argument('--arch', action='append', metavar='ARCH',
                        help=f'comma-separated, repeatable: {", ".join(BENCH_ARCHES)} '
                             '(default: all of them)')
@@ -341,15 +343,19 @@ def run_checks(ctx: Context, prep: tree.Prepared) -> List[checks.CheckResult]:
                  if srcdirs.owner(n) is None]  # the copies are checked in the repository
     doc_files += [p for p in dir_sources if p.suffix == '.c']
     copies = checks.standalone_copies(patch_files, ctx.repo / checks.STANDALONE_DIR)
-    found = [checks.checkpatch(prep.tree, patch_files, as_files=False,
-                               ignored={p: checks.STANDALONE_IGNORED for p in copies}),
-             checks.checkpatch(prep.tree, dir_sources, as_files=True),
-             checks.kernel_doc(prep.tree, doc_files),
-             checks.same_as_standalone(copies),
-             contracts.check(prep.tree, ctx.repo),
-             checks.copies_match(ctx.tree_config()),
-             checks.mypy(ctx.repo),
-             checks.unit_tests(ctx.repo)]
+    jobs: List[Callable[[], checks.CheckResult]] = [
+        lambda: checks.checkpatch(prep.tree, patch_files, as_files=False,
+                                  ignored=checks.series_ignored(patch_files, copies)),
+        lambda: checks.checkpatch(prep.tree, dir_sources, as_files=True),
+        lambda: checks.kernel_doc(prep.tree, doc_files),
+        lambda: checks.same_as_standalone(copies),
+        lambda: contracts.check(prep.tree, ctx.repo),
+        lambda: checks.copies_match(ctx.tree_config()),
+        lambda: checks.mypy(ctx.repo),
+        lambda: checks.unit_tests(ctx.repo)]
+    # Independent processes that read and do not write: two at a time
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        found = [f.result() for f in [pool.submit(job) for job in jobs]]
     found[0].name = found[0].name.replace('checkpatch --strict',
                                           f'checkpatch --strict ({len(patch_files)} patches)', 1)
     found[1].name += f' ({len(dir_sources)} files)'
@@ -395,11 +401,13 @@ def cmd_w1(ctx: Context, args: argparse.Namespace) -> int:
     return EXIT_OK if not bad else EXIT_FAIL
 
 
-# What `test` runs after the default profile (the sanitizers, lrb's 8-byte
-# layout, which neither arch builds by itself, and the function tracer), and
-# what `sanitizers` runs
-CI_EXTRA_PASSES = [('kcsan+lockdep', 'x86_64'), ('kcsan', 'arm64-lse'), ('align8', 'x86_64'),
-                   ('ftrace', 'x86_64')]
+# What `test` runs after the default profile, and what `sanitizers` runs.
+# The function tracer shares the x86_64 sanitizer build (one cold build
+# less); 64K pages boot on both arm64 CPUs. lrb's 8-byte layout (profile
+# align8) is riscv64's own (HAVE_64BIT_ALIGNED_ACCESS), which the default
+# profile runs, the kernel buffer's RB_FORCE_8BYTE_ALIGNMENT with it.
+CI_EXTRA_PASSES = [('kcsan+lockdep+ftrace', 'x86_64'), ('kcsan', 'arm64-lse'),
+                   ('pages64k', 'arm64')]
 ALL_SANITIZER_PASSES = [(p, 'x86_64,arm64-lse') for p in ('kcsan', 'kasan', 'lockdep', 'kmemleak')]
 # make upstream's (base, arch) passes that `test` runs too (not test-quick,
 # not another profile): the standalone series' checks and cover letter, its
@@ -440,11 +448,32 @@ def scenarios_log(res: RunResult) -> Optional[Path]:
     return None
 
 
-def run_model() -> checks.CheckResult:
-    """make model (tools/model.py, beside this package): SPIN on model/lrb.pml."""
+def model_key(repo: Path) -> str:
+    """What make model's outcome is a function of: the model, the tools that
+    configure, run and read SPIN, the trails header they check, SPIN's and
+    gcc's versions."""
+    files = [p for p in (repo / 'model').rglob('*') if p.is_file()]
+    files += sorted((repo / 'tools').glob('model*.py'))
+    files.append(repo / 'kunit' / 'lrb_nesting_trails.h')
+    return resultcache.key(files, repo, [['spin', '-V'], ['gcc', '--version']])
+
+
+def run_model(ctx: Context) -> checks.CheckResult:
+    """make model (tools/model.py, beside this package): SPIN on model/lrb.pml,
+    unless a pass with the same inputs is recorded (resultcache.py)."""
     import model  # pylint: disable=import-outside-toplevel
+    name = 'model: SPIN, exhaustive (make model)'
     say('== model: SPIN on model/lrb.pml ==')
-    return checks.CheckResult('model: SPIN, exhaustive (make model)', model.run_ci())
+    key = model_key(ctx.repo)
+    when = resultcache.passed('model', key, ctx.env)
+    if when is not None:
+        say(f'model: the same model, tools and SPIN passed on {when} (key {key}): not '
+            f'searched again ({resultcache.DISABLE}=1 or make model searches)')
+        return checks.CheckResult(f'{name}: as passed on {when}, same inputs', True)
+    ok = model.run_ci()
+    if ok:
+        resultcache.record('model', key, ctx.env)
+    return checks.CheckResult(name, ok)
 
 
 def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
@@ -470,7 +499,7 @@ def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
     if design_log is not None:
         w1_found.append(checks.scenarios_current(ctx.repo, res.out_dir, design_log))
     t0 = time.monotonic()
-    w1_found.append(run_model())
+    w1_found.append(run_model(ctx))
     step_times['model'] = time.monotonic() - t0
     ups: List[upstream.CiPass] = []
     if UPSTREAM_IN_TEST and not args.no_sanitizers and profile.name == DEFAULT_PROFILE:
@@ -569,7 +598,8 @@ def cmd_sanitizers(ctx: Context, args: argparse.Namespace) -> int:
 # -- bench ---------------------------------------------------------------------------
 
 BENCH_PROFILE = 'bench'
-BENCH_ARCHES = ['x86_64', 'arm64-lse', 'arm64-nopac', 'x86_64-icount', 'arm64-icount']
+BENCH_ARCHES = ['x86_64', 'arm64-lse', 'arm64-nopac', 'x86_64-icount', 'arm64-icount',
+                'riscv64-icount', 'i386-icount', 'arm-icount']
 
 
 def insn_count(ctx: Context, tgt: Target, profile: Profile, out: Path) -> Path:

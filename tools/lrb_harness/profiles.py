@@ -66,9 +66,6 @@ TARGETS: List[Target] = [
            atomics='x86 lock cmpxchg'),
     Target('arm64-icount', 'arm64', 'arm64', 'qemu-system-aarch64', 'arm64-icount.py',
            CROSS_ARM64),
-    # riscv64: make run ARCH=riscv64, not in 'all' (docs/testing.md, "Cross-architecture
-    # targets": a kernel ring buffer warning seen once in its stress); i386 and arm
-    # are in 'all'
     Target('riscv64', 'riscv64', 'riscv', 'qemu-system-riscv64', 'riscv64.py', CROSS_RISCV64,
            atomics='RISC-V LR/SC: cmpxchg is an lr.d/sc.d.rl loop (no Zacas); '
                    'local_t add/inc are amoadd.d'),
@@ -79,6 +76,13 @@ TARGETS: List[Target] = [
     Target('arm', 'arm', 'arm', 'qemu-system-arm', 'arm.py', CROSS_ARM,
            atomics='ARMv7 LL/SC: cmpxchg is an ldrex/strex loop; local64_t (lrb\'s write '
                    'word and time stamp, the kernel buffer\'s time stamps): ldrexd/strexd'),
+    # Benchmark only: the new targets counting instructions (docs/bench.md)
+    Target('riscv64-icount', 'riscv64', 'riscv', 'qemu-system-riscv64', 'riscv64-icount.py',
+           CROSS_RISCV64, atomics='RISC-V LR/SC'),
+    Target('i386-icount', 'i386', 'i386', 'qemu-system-i386', 'i386-icount.py', None,
+           atomics='x86 lock cmpxchg (32-bit), lock cmpxchg8b for local64_t'),
+    Target('arm-icount', 'arm', 'arm', 'qemu-system-arm', 'arm-icount.py', CROSS_ARM,
+           atomics='ARMv7 LL/SC, ldrexd/strexd for local64_t'),
 ]
 ARCH_GROUPS: Dict[str, List[str]] = {
     'x86_64': ['x86_64'],
@@ -91,10 +95,14 @@ ARCH_GROUPS: Dict[str, List[str]] = {
     'riscv64': ['riscv64'],
     'i386': ['i386'],
     'arm': ['arm'],
-    'all': ['x86_64', 'arm64-lse', 'arm64-llsc', 'i386', 'arm'],
+    'riscv64-icount': ['riscv64-icount'],
+    'i386-icount': ['i386-icount'],
+    'arm-icount': ['arm-icount'],
+    'all': ['x86_64', 'arm64-lse', 'arm64-llsc', 'riscv64', 'i386', 'arm'],
 }
 VALID_ARCHES = ['x86_64', 'arm64', 'arm64-lse', 'arm64-llsc', 'arm64-nopac', 'x86_64-icount',
-                'arm64-icount', 'riscv64', 'i386', 'arm', 'all']
+                'arm64-icount', 'riscv64', 'i386', 'arm', 'riscv64-icount', 'i386-icount',
+                'arm-icount', 'all']
 
 
 def target(name: str) -> Target:

@@ -88,7 +88,7 @@ class ArgumentTest(TempDirTest):
         names = [t.name for t in profiles.parse_arches(['arm64,x86_64'])]
         self.assertEqual(names, ['x86_64', 'arm64-lse', 'arm64-llsc'])
         self.assertEqual([t.name for t in profiles.parse_arches(['all'])],
-                         names + ['i386', 'arm'])
+                         names + ['riscv64', 'i386', 'arm'])
         self.assertEqual([t.name for t in profiles.parse_arches(['arm64-llsc'])],
                          ['arm64-llsc'])
         # the bench-only target is never part of a group
