@@ -352,6 +352,7 @@ class Env:
     command: str
     qemu: Dict[str, str]
     insn: Dict[str, Dict[str, object]] = field(default_factory=dict)
+    chart: str = 'bench.png'    # the chart's file name, beside the page
 
 
 def arch_section(run: Run, env: Env) -> List[str]:
@@ -513,7 +514,7 @@ def render_markdown(runs: Sequence[Run], env: Env) -> str:
         lines += arch_section(run, env)
     lines.append(INSN_METHOD)
     lines.append(ANALYSIS)
-    lines.append('![chart](bench.png)\n')
+    lines.append(f'![chart]({env.chart})\n')
     return '\n'.join(lines)
 
 
@@ -666,7 +667,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         insn = {arch: json.loads(Path(path).read_text())
                 for arch, path in pairs(args.insn, '--insn')}
         out = Path(args.out)
-        out.write_text(render_markdown(runs, Env(args.command, qemu, insn)))
+        out.write_text(render_markdown(runs, Env(args.command, qemu, insn,
+                                                 Path(args.png).name)))
         if not args.no_png:
             png = Path(args.png)
             draw(gnuplot_script(runs, str(png)), png.with_suffix('.gp'))
