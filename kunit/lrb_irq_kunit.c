@@ -357,7 +357,7 @@ static void hrtimer_writes_at_arbitrary_moments(struct kunit *test)
 	const struct lrb_kunit_impl *impl = test->priv;
 	struct lrb_stats st;
 	struct hr_ctx *h;
-	u64 end, ts, last_ts = 0;
+	u64 start, end, ts, last_ts = 0;
 	void *ev;
 
 	h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
@@ -372,8 +372,15 @@ static void hrtimer_writes_at_arbitrary_moments(struct kunit *test)
 	hrtimer_start(&h->timer, ns_to_ktime(20 * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 
-	end = local_clock() + 200 * NSEC_PER_MSEC;
-	while (local_clock() < end) {
+	/*
+	 * 200 ms, and on up to 2 s until a timer write came in while the task
+	 * held a reservation: under TCG that window is hit by chance
+	 */
+	start = local_clock();
+	end = start + 200 * NSEC_PER_MSEC;
+	while (local_clock() < end ||
+	       (!READ_ONCE(h->irq_in_reservation) &&
+		local_clock() < start + 2000 * NSEC_PER_MSEC)) {
 		unsigned int len = 8 + (task_seq % 13) * 20;
 
 		atomic_set(&h->task_writing, HR_WRITING);
