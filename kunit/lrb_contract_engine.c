@@ -46,6 +46,7 @@
 #include <linux/nmi.h>
 #ifdef CONFIG_X86_LOCAL_APIC
 #include <asm/apic.h>
+#include <asm/nmi.h>
 #endif
 
 #include "lrb_contract.h"

@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 #ifdef CONFIG_X86_LOCAL_APIC
 #include <asm/apic.h>
+#include <asm/nmi.h>
 #endif
 
 #include "lrb_kunit.h"
