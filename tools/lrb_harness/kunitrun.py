@@ -42,6 +42,32 @@ def make_options(tgt: Target) -> List[str]:
     return []
 
 
+HOST_CPUINFO = Path('/proc/cpuinfo')
+TSC_KHZ_FALLBACK = 2000000
+
+
+def host_tsc_khz(cpuinfo: Path = HOST_CPUINFO) -> int:
+    """The host's TSC rate in kHz, which a TCG guest's TSC runs at (QEMU reads
+    the host's): /proc/cpuinfo's first "cpu MHz", else TSC_KHZ_FALLBACK."""
+    try:
+        text = cpuinfo.read_text(errors='replace')
+    except OSError:
+        return TSC_KHZ_FALLBACK
+    match = re.search(r'^cpu MHz\s*:\s*([0-9]+(?:\.[0-9]+)?)', text, re.M)
+    return round(float(match.group(1)) * 1000) if match else TSC_KHZ_FALLBACK
+
+
+def tsc_args(tgt: Target, profile: Profile, khz: Optional[int] = None) -> List[str]:
+    """Kernel arguments of an x86 lean boot: without ACPI there is no HPET or PM
+    timer to calibrate the TSC against, and the PIT calibration fails often
+    under TCG, which leaves the guest on a jiffies clock that stands still
+    with interrupts off. tsc_early_khz skips the calibration; tsc=reliable
+    keeps the clocksource watchdog (jiffies, there) from unseating the TSC."""
+    if not (tgt.lean_tsc and profile.lean and not profile.standalone):
+        return []
+    return [f'tsc_early_khz={khz if khz is not None else host_tsc_khz()}', 'tsc=reliable']
+
+
 def kunit_env(ccache_dir: Path, base: Optional[Dict[str, str]] = None) -> Dict[str, str]:
     env = dict(os.environ if base is None else base)
     env.setdefault('CCACHE_DIR', str(ccache_dir))
@@ -101,7 +127,8 @@ def command(req: Request) -> List[str]:
         cmd += [f'--make_options={opt}' for opt in make_options(tgt)]
     if req.profile.qemu_args:
         cmd.append('--qemu_args=' + ' '.join(req.profile.qemu_args))
-    cmd += [f'--kernel_args={arg}' for arg in req.profile.kernel_args]
+    kernel_args = tsc_args(tgt, req.profile) + req.profile.kernel_args
+    cmd += [f'--kernel_args={arg}' for arg in kernel_args]
     cmd += [f'--timeout={req.profile.timeout}', f'--json={req.json_path}']
     if req.glob:
         cmd.append(req.glob)

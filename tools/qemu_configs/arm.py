@@ -2,7 +2,8 @@
 # 32-bit arm target of the harness: kunit.py's arm.py (ARMv7, QEMU virt,
 # whose default CPU is a Cortex-A15, PL011 console) plus SMP and 4 CPUs,
 # brought up through PSCI. Its atomics are LL/SC (ldrex/strex, ldrexd/strexd
-# for local64_t); no NMI. lrb is 64-bit only: 32bit.config turns it off.
+# for local64_t: lrb's write word and time stamp, the kernel's time stamps);
+# no NMI.
 from ..qemu_config import QemuArchParams
 
 QEMU_ARCH = QemuArchParams(linux_arch='arm',

@@ -3,7 +3,7 @@
 # config has no SMP: "CPU limit of 1 reached"). Built by the host's x86_64
 # gcc (-m32). The kernel's buffer has a 32-bit local_t there (20-bit write
 # index, 12-bit update counter) and local64_t time stamps (cmpxchg8b); x86
-# has NMIs. lrb is 64-bit only: 32bit.config turns it off.
+# has NMIs. lrb's write word and time stamp are local64_t there too.
 from ..qemu_config import QemuArchParams
 
 QEMU_ARCH = QemuArchParams(linux_arch='i386',
