@@ -136,6 +136,47 @@ class LeanFragmentTest(unittest.TestCase):
         self.assertEqual(args, [f'--kunitconfig={prof.fragment}'])
 
 
+class LeanTscTest(unittest.TestCase):
+    """x86 lean boots (no ACPI: no HPET, no PM timer) are given the TSC rate."""
+
+    def cmd(self, name: str, profile: str = 'default') -> List[str]:
+        prof = profiles.load_profile(REPO / 'tools' / 'profiles', profile)
+        req = kunitrun.Request(profiles.target(name), 'run', REPO, Path('/tree'),
+                               Path('/b') / f'{name}-{profile}', prof, '', Path('/j.json'), 2)
+        return kunitrun.command(req)
+
+    def test_lean_builds_have_no_acpi(self) -> None:
+        lean = profiles.kconfig_entries(
+            (REPO / 'tools' / 'qemu_configs' / profiles.LEAN_FRAGMENT).read_text())
+        self.assertEqual(lean.get('CONFIG_ACPI'), 'n')
+
+    def test_x86_lean_boots_get_the_rate(self) -> None:
+        for name in ('x86_64', 'i386'):
+            args = [a for a in self.cmd(name) if a.startswith('--kernel_args=tsc')]
+            self.assertEqual(len(args), 2, name)
+            self.assertRegex(args[0], r'^--kernel_args=tsc_early_khz=[1-9][0-9]*$')
+            self.assertEqual(args[1], '--kernel_args=tsc=reliable')
+
+    def test_not_elsewhere(self) -> None:
+        """Not off x86, not with ACPI (full), not under -icount (its TSC is
+        the virtual clock), not in a standalone profile."""
+        for name, profile in (('arm64-lse', 'default'), ('riscv64', 'default'),
+                              ('x86_64', 'full'), ('x86_64-icount', 'bench'),
+                              ('x86_64', 'bench')):
+            self.assertFalse([a for a in self.cmd(name, profile) if 'tsc' in a],
+                             f'{name} {profile}')
+
+    def test_rate_from_cpuinfo(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            info = Path(tmp) / 'cpuinfo'
+            info.write_text('processor\t: 0\ncpu MHz\t\t: 2096.001\n')
+            self.assertEqual(kunitrun.host_tsc_khz(info), 2096001)
+            info.write_text('processor\t: 0\n')
+            self.assertEqual(kunitrun.host_tsc_khz(info), kunitrun.TSC_KHZ_FALLBACK)
+            self.assertEqual(kunitrun.host_tsc_khz(Path(tmp) / 'none'),
+                             kunitrun.TSC_KHZ_FALLBACK)
+
+
 class HookNamesTest(unittest.TestCase):
     def test_copy_matches_lrb(self) -> None:
         """kunit/lrb_kunit_nolrb.c names lrb's hook points as lrb does."""
@@ -184,6 +225,15 @@ class Pages64kTest(unittest.TestCase):
         self.assertEqual(profiles.kconfig_entries(prof.fragment.read_text() if prof.fragment
                                                   else ''),
                          {'CONFIG_ARM64_64K_PAGES': 'y'})
+
+    def test_in_make_test_with_kcsan_on_both_cpus(self) -> None:
+        """make test's 64 KiB pass is the arm64 KCSAN build, on both CPUs."""
+        from lrb_harness import cli  # pylint: disable=import-outside-toplevel
+        self.assertIn(('kcsan+pages64k', 'arm64'), cli.CI_EXTRA_PASSES)
+        prof = profiles.load_profile(REPO / 'tools' / 'profiles', 'kcsan+pages64k')
+        self.assertEqual([t.name for t in profiles.TARGETS if prof.supports(t)],
+                         ['arm64-lse', 'arm64-llsc'])
+        self.assertIn('lrb_kunit.lrb_nesting_depth=2', prof.kernel_args)
 
 
 if __name__ == '__main__':
