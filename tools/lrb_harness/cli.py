@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
 
-from . import (checks, contracts, kunitrun, paths, report, resultcache, results, series,
-               sparse, srcdirs, suites, testrecord, tree, upstream)
+from . import (buildstamp, checks, contracts, kunitrun, paths, report, resultcache, results,
+               series, sparse, srcdirs, suites, testrecord, tree, upstream)
 from .errors import HarnessError
 from .profiles import (ARCH_GROUPS, DEFAULT_PROFILE, Profile, Target, VALID_ARCHES,
                        load_profile, parse_arches, profile_names)
@@ -257,7 +257,17 @@ def boot_build(ctx: Context, prep: tree.Prepared, build: str, tgts: List[Target]
 
     Returns whether the kernel built."""
     build_dir = paths.build_dir(build, profile.name, ctx.env)
+    first = kunitrun.Request(tgts[0], 'run', ctx.repo, prep.tree, build_dir, profile, '',
+                             out_dir / 'unused.json', jobs)
+    stamp = buildstamp.inputs(kunitrun.command(first), prep.tree, tree.state_path(prep.tree),
+                              kunitrun.compiler(tgts[0]))
     subcommand = 'run'
+    if buildstamp.matches(build_dir, stamp, env):
+        say(f'[{build}] up to date ({buildstamp.STAMP_FILE}: the same tree, configs and '
+            f'compiler built its vmlinux): booting it')
+        subcommand = 'exec'
+    else:
+        buildstamp.clear(build_dir)
     for tgt in tgts:
         for index, glob in enumerate(globs or ['']):
             stem = tgt.name if len(globs) <= 1 else f'{tgt.name}-{index + 1}-{_slug(glob)}'
@@ -265,7 +275,10 @@ def boot_build(ctx: Context, prep: tree.Prepared, build: str, tgts: List[Target]
                                    profile, glob, out_dir / f'{stem}.json', jobs)
             boot = boot_once(req, env, out_dir, stem, source_suites)
             boots.append(boot)
-            if subcommand == 'run' and boot.errors and 'before booting' in boot.errors[0]:
+            built = not (boot.errors and 'before booting' in boot.errors[0])
+            if subcommand == 'run' and built:
+                buildstamp.record(build_dir, stamp)
+            if subcommand == 'run' and not built:
                 for other in tgts[1:]:
                     boots.append(results.BootResult(
                         target=other.name, glob=glob,
