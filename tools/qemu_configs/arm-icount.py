@@ -3,18 +3,17 @@
 # x86_64-icount.py: the guest's clocks advance by 1 ns per instruction, so
 # the bench's times are instruction counts; vCPUs run in turn on one host
 # thread (lrb_bench.serial=1). Benchmark only.
-from ..qemu_config import QemuArchParams
+# kunit.py loads each config file on its own, by path: this one runs
+# arm.py's code, then adds -icount and lrb_bench.serial=1 to its target.
+import dataclasses
+import os.path
 
-QEMU_ARCH = QemuArchParams(linux_arch='arm',
-			   kconfig='''
-CONFIG_ARCH_VIRT=y
-CONFIG_SERIAL_AMBA_PL010=y
-CONFIG_SERIAL_AMBA_PL010_CONSOLE=y
-CONFIG_SERIAL_AMBA_PL011=y
-CONFIG_SERIAL_AMBA_PL011_CONSOLE=y
-CONFIG_SMP=y''',
-			   qemu_arch='arm',
-			   kernel_path='arch/arm/boot/zImage',
-			   kernel_command_line='console=ttyAMA0 printk.time=1 lrb_bench.serial=1',
-			   extra_qemu_params=['-machine', 'virt', '-smp', '4',
-					      '-icount', 'shift=0,sleep=off'])
+_BASE = os.path.join(os.path.dirname(__file__), 'arm.py')
+with open(_BASE, encoding='utf-8') as _base:
+	exec(compile(_base.read(), _BASE, 'exec'))  # defines QEMU_ARCH, the base target
+
+QEMU_ARCH = dataclasses.replace(
+	QEMU_ARCH,
+	kernel_command_line=QEMU_ARCH.kernel_command_line + ' lrb_bench.serial=1',
+	extra_qemu_params=[*QEMU_ARCH.extra_qemu_params,
+			   '-icount', 'shift=0,sleep=off'])

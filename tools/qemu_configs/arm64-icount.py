@@ -7,17 +7,17 @@
 # (lrb_bench.serial=1, on the command line here, skips the other cases).
 # sleep=off: idle time is skipped, not waited for. Benchmark only; the kernel
 # image of arm64-lse.py.
-from ..qemu_config import QemuArchParams
+# kunit.py loads each config file on its own, by path: this one runs
+# arm64-lse.py's code, then adds -icount and lrb_bench.serial=1 to its target.
+import dataclasses
+import os.path
 
-QEMU_ARCH = QemuArchParams(linux_arch='arm64',
-			   kconfig='''
-CONFIG_SERIAL_AMBA_PL010=y
-CONFIG_SERIAL_AMBA_PL010_CONSOLE=y
-CONFIG_SERIAL_AMBA_PL011=y
-CONFIG_SERIAL_AMBA_PL011_CONSOLE=y
-CONFIG_SMP=y''',
-			   qemu_arch='aarch64',
-			   kernel_path='arch/arm64/boot/Image.gz',
-			   kernel_command_line='console=ttyAMA0 printk.time=1 lrb_bench.serial=1',
-			   extra_qemu_params=['-machine', 'virt', '-cpu', 'max,pauth-impdef=on',
-					      '-smp', '4', '-icount', 'shift=0,sleep=off'])
+_BASE = os.path.join(os.path.dirname(__file__), 'arm64-lse.py')
+with open(_BASE, encoding='utf-8') as _base:
+	exec(compile(_base.read(), _BASE, 'exec'))  # defines QEMU_ARCH, the base target
+
+QEMU_ARCH = dataclasses.replace(
+	QEMU_ARCH,
+	kernel_command_line=QEMU_ARCH.kernel_command_line + ' lrb_bench.serial=1',
+	extra_qemu_params=[*QEMU_ARCH.extra_qemu_params,
+			   '-icount', 'shift=0,sleep=off'])

@@ -6,7 +6,7 @@ import unittest
 import json
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 from unittest import mock
 
 from lrb_harness import cli, profiles, suites, upstream
@@ -304,32 +304,79 @@ class UpstreamInTestTest(unittest.TestCase):
         self.assertFalse(upstream.CiPass('6.12', 'x86_64').ok())
 
 
+# kunit.py's QemuArchParams (tools/testing/kunit/qemu_config.py, 6.12)
+QEMU_CONFIG_STUB = """from dataclasses import dataclass
+from typing import List
+
+
+@dataclass(frozen=True)
+class QemuArchParams:
+  linux_arch: str
+  kconfig: str
+  qemu_arch: str
+  kernel_path: str
+  kernel_command_line: str
+  extra_qemu_params: List[str]
+  serial: str = 'stdio'
+"""
+
+
 class QemuConfigTest(TempDirTest):
+    CONFIGS = Path(__file__).resolve().parent.parent / 'qemu_configs'
+
+    def load(self, name: str) -> Any:
+        """A config's QEMU_ARCH, loaded as kunit.py loads it: by path, as a
+        module of a package beside qemu_config.py."""
+        import importlib.util
+        import sys
+        pkg = self.tmp / 'stubkunit'
+        if not pkg.is_dir():
+            (pkg / 'qemu_configs').mkdir(parents=True)
+            (pkg / '__init__.py').write_text('')
+            (pkg / 'qemu_configs' / '__init__.py').write_text('')
+            (pkg / 'qemu_config.py').write_text(QEMU_CONFIG_STUB)
+        sys.path.insert(0, str(self.tmp))
+        try:
+            spec = importlib.util.spec_from_file_location(
+                'stubkunit.qemu_configs.' + name[:-3].replace('-', '_'), self.CONFIGS / name)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        finally:
+            sys.path.remove(str(self.tmp))
+            for mod in [m for m in sys.modules if m.startswith('stubkunit')]:
+                del sys.modules[mod]
+        return module.QEMU_ARCH
+
     def test_arm64_configs_share_one_kernel(self) -> None:
-        import re
-        configs = Path(__file__).resolve().parent.parent / 'qemu_configs'
-        kconfigs = {}
-        for name in ('arm64-lse.py', 'arm64-llsc.py', 'arm64-nopac.py', 'x86_64.py',
-                     'x86_64-icount.py', 'arm64-icount.py'):
-            text = (configs / name).read_text()
-            self.assertIn('from ..qemu_config import QemuArchParams', text)
-            self.assertIn("'-smp', '4'", text)
-            kconfig = re.search(r"kconfig='''(.*?)'''", text, re.S)
-            assert kconfig is not None, name
-            kconfigs[name] = kconfig.group(1)
-            self.assertIn('CONFIG_SMP=y', kconfigs[name])
-        self.assertEqual(kconfigs['arm64-lse.py'], kconfigs['arm64-llsc.py'])
-        self.assertEqual(kconfigs['arm64-lse.py'], kconfigs['arm64-nopac.py'])
-        self.assertEqual(kconfigs['arm64-lse.py'], kconfigs['arm64-icount.py'])
-        self.assertEqual(kconfigs['x86_64.py'], kconfigs['x86_64-icount.py'])
-        for name in ('x86_64-icount.py', 'arm64-icount.py'):
-            text = (configs / name).read_text()
-            self.assertIn("'-icount', 'shift=0,sleep=off'", text)
-            self.assertIn('lrb_bench.serial=1', text)
-        self.assertIn("'max,pauth=off'", (configs / 'arm64-nopac.py').read_text())
-        self.assertIn("'max,pauth-impdef=on'", (configs / 'arm64-lse.py').read_text())
-        self.assertIn("'cortex-a57'", (configs / 'arm64-llsc.py').read_text())
-        self.assertIn("'qboot.rom'", (configs / 'x86_64.py').read_text())
+        arches = {name: self.load(name) for name in
+                  ('arm64-lse.py', 'arm64-llsc.py', 'arm64-nopac.py', 'x86_64.py')}
+        for name, arch in arches.items():
+            self.assertIn('CONFIG_SMP=y', arch.kconfig, name)
+            self.assertEqual(arch.extra_qemu_params[arch.extra_qemu_params.index('-smp') + 1],
+                             '4', name)
+        self.assertEqual(arches['arm64-lse.py'].kconfig, arches['arm64-llsc.py'].kconfig)
+        self.assertEqual(arches['arm64-lse.py'].kconfig, arches['arm64-nopac.py'].kconfig)
+        self.assertIn('max,pauth=off', arches['arm64-nopac.py'].extra_qemu_params)
+        self.assertIn('max,pauth-impdef=on', arches['arm64-lse.py'].extra_qemu_params)
+        self.assertIn('cortex-a57', arches['arm64-llsc.py'].extra_qemu_params)
+        self.assertIn('qboot.rom', arches['x86_64.py'].extra_qemu_params)
+
+    def test_icount_configs_are_their_base_counting(self) -> None:
+        """Each -icount config is its base target, the same kernel, with
+        -icount and lrb_bench.serial=1 and nothing else changed."""
+        import dataclasses
+        for icount, base in (('x86_64-icount.py', 'x86_64.py'),
+                             ('arm64-icount.py', 'arm64-lse.py'),
+                             ('riscv64-icount.py', 'riscv64.py'),
+                             ('i386-icount.py', 'i386.py'), ('arm-icount.py', 'arm.py')):
+            want = self.load(base)
+            want = dataclasses.replace(
+                want, kernel_command_line=want.kernel_command_line + ' lrb_bench.serial=1',
+                extra_qemu_params=want.extra_qemu_params + ['-icount', 'shift=0,sleep=off'])
+            # asdict: each load defines QemuArchParams anew
+            self.assertEqual(dataclasses.asdict(self.load(icount)), dataclasses.asdict(want),
+                             icount)
 
 
 class MakefileTest(TempDirTest):
