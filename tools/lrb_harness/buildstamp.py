@@ -38,6 +38,17 @@ def _run(cmd: Sequence[str], cwd: Optional[Path] = None) -> str:
     return proc.stdout + proc.stderr
 
 
+def tree_digest(tree: Path, tree_state: Path) -> str:
+    """What the kernel tree holds: its HEAD, its uncommitted changes and the
+    tree step's state (the series, the files copied from kunit/ and bench/)."""
+    digest = hashlib.sha256()
+    for git in (['rev-parse', 'HEAD'], ['status', '--porcelain'],
+                ['diff', 'HEAD', '--no-ext-diff']):
+        digest.update(_run(['git', *git], cwd=tree).encode() + b'\0')
+    digest.update((tree_state.read_bytes() if tree_state.is_file() else b'(none)') + b'\0')
+    return digest.hexdigest()
+
+
 def inputs(command: Sequence[str], tree: Path, tree_state: Path, compiler: str) -> str:
     """The digest of what the build of this kunit.py command is made of."""
     digest = hashlib.sha256()
@@ -48,10 +59,7 @@ def inputs(command: Sequence[str], tree: Path, tree_state: Path, compiler: str) 
         if arg.startswith(FILE_ARGS):
             path = Path(arg.split('=', 1)[1])
             digest.update((path.read_bytes() if path.is_file() else b'(missing)') + b'\0')
-    for git in (['rev-parse', 'HEAD'], ['status', '--porcelain'],
-                ['diff', 'HEAD', '--no-ext-diff']):
-        digest.update(_run(['git', *git], cwd=tree).encode() + b'\0')
-    digest.update((tree_state.read_bytes() if tree_state.is_file() else b'(none)') + b'\0')
+    digest.update(tree_digest(tree, tree_state).encode() + b'\0')
     digest.update(_run([compiler, '--version']).encode())
     return digest.hexdigest()
 

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
-from . import catalogue, gitutil, kunitrun, srcdirs
+from . import buildstamp, catalogue, gitutil, kunitrun, resultcache, srcdirs
 from .profiles import Target
-from .tree import BASE_TAG, TreeConfig, stale_copies
+from .tree import BASE_TAG, TreeConfig, stale_copies, state_path
 
 Say = Callable[[str], None]
 CHECKPATCH_TOTAL = re.compile(r'total: (\d+) errors, (\d+) warnings, (\d+) checks')
@@ -270,8 +270,26 @@ def w1(tree: Path, tgt: Target, build_dir: Path, jobs: int, say: Say,
         result.problems = [f'{build_dir} has no .config: run the {tgt.build} build first']
         return result
     w1_dir = build_dir.with_name(build_dir.name + '-w1')
+    step_key = w1_key(tree, tgt, config)
+    when = resultcache.passed(f'w1-{tgt.build}', step_key, env)
+    if when is not None:
+        say(f'[{tgt.build}] W=1: the same tree, .config and compiler passed on {when}: '
+            f'not compiled again ({resultcache.DISABLE}=1 compiles)')
+        return CheckResult(f'{result.name}: as passed on {when}, same inputs', True)
     with kunitrun.build_lock(w1_dir, say):
-        return _w1_build(tree, tgt, config, w1_dir, jobs, say, env, result)
+        result = _w1_build(tree, tgt, config, w1_dir, jobs, say, env, result)
+    if result.ok:
+        resultcache.record(f'w1-{tgt.build}', step_key, env)
+    return result
+
+
+def w1_key(tree: Path, tgt: Target, config: Path) -> str:
+    """What W=1's outcome is a function of: the tree, the build's .config,
+    the objects, the compiler and its options."""
+    return resultcache.key_of(
+        [buildstamp.tree_digest(tree, state_path(tree)), tgt.linux_arch,
+         *kunitrun.make_options(tgt), *w1_targets(tree)],
+        [config], [[kunitrun.compiler(tgt), '--version']])
 
 
 def _make(cmd: List[str], env: Dict[str, str]) -> 'subprocess.CompletedProcess[str]':

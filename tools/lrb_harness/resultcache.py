@@ -1,8 +1,9 @@
 """Passes of deterministic steps, keyed by everything they read.
 
 A step whose outcome is a function of files and tool versions alone (SPIN's
-exhaustive search of the model) records its pass under a key made of those
-files' paths and contents and the tools' version lines; make test skips the
+exhaustive search of the model; sparse and W=1 on a kernel tree, keyed by
+the tree's digest, buildstamp.tree_digest()) records its pass under a key
+made of those files' paths and contents and the tools' version lines; make test skips the
 step when a pass with the same key is recorded, and says so. Failures are
 never recorded. Kernel boots are never keyed: their outcome is not a
 function of their inputs. LRB_NO_RESULT_CACHE=1 runs every step."""
@@ -32,6 +33,21 @@ def key(files: Iterable[Path], base: Path, commands: Iterable[Sequence[str]]) ->
         except (OSError, subprocess.TimeoutExpired):
             out = b'cannot run'
         digest.update(' '.join(cmd).encode() + b'\0' + out + b'\0')
+    return digest.hexdigest()[:20]
+
+
+def key_of(parts: Iterable[str], files: Iterable[Path] = (),
+           commands: Iterable[Sequence[str]] = ()) -> str:
+    """A digest of strings (digests of other inputs, arguments), of files
+    by path and contents (a missing one counts as missing) and of what
+    each command prints."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode() + b'\0')
+    for path in files:
+        digest.update(str(path).encode() + b'\0')
+        digest.update((path.read_bytes() if path.is_file() else b'(missing)') + b'\0')
+    digest.update(key([], Path('/'), commands).encode())
     return digest.hexdigest()[:20]
 
 

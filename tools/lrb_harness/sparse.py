@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Sequence, Tuple
 
-from . import checks, kunitrun, paths, srcdirs
+from . import buildstamp, checks, kunitrun, paths, resultcache, srcdirs
 from .checks import CheckResult
 from .profiles import Target, parse_arches
+from .tree import state_path
 
 Say = Callable[[str], None]
 DIAG = re.compile(r'^(?P<path>[^\s:]+):(?P<line>\d+):(?P<col>\d+): '
@@ -159,6 +160,26 @@ def check_arches(repo: Path, tree: Path, env: Dict[str, str], say: Say) -> List[
     kenv = kunitrun.kunit_env(paths.ccache_dir(env), env)
     for build in ('x86_64', 'arm64'):
         tgt = next(t for t in parse_arches([build]) if t.build == build)
-        found.append(run(repo, tree, tgt, paths.build_dir(build, BUILD_NAME, env), jobs, say,
-                         kenv))
+        bdir = paths.build_dir(build, BUILD_NAME, env)
+        step_key = sparse_key(repo, tree, tgt, bdir)
+        when = resultcache.passed(f'sparse-{build}', step_key, env)
+        if when is not None:
+            say(f'[{build}] sparse: the same tree, configuration and tools passed on {when}: '
+                f'not checked again ({resultcache.DISABLE}=1 checks)')
+            found.append(CheckResult(f'sparse {build}: as passed on {when}, same inputs', True))
+            continue
+        found.append(run(repo, tree, tgt, bdir, jobs, say, kenv))
+        if found[-1].ok:
+            resultcache.record(f'sparse-{build}', step_key, env)
     return found
+
+
+def sparse_key(repo: Path, tree: Path, tgt: Target, build_dir: Path) -> str:
+    """What sparse's outcome is a function of: the tree, the configuration's
+    inputs (.kunitconfig, the QEMU config, the Kconfig files of the tree),
+    the sources checked, sparse and the compiler."""
+    return resultcache.key_of(
+        [buildstamp.tree_digest(tree, state_path(tree)),
+         *configure_command(repo, tree, tgt, build_dir), *targets(tree)],
+        [repo / '.kunitconfig', repo / 'tools' / 'qemu_configs' / tgt.qemu_config],
+        [['sparse', '--version'], [kunitrun.compiler(tgt), '--version']])
