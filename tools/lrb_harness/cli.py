@@ -522,6 +522,12 @@ def cmd_test(ctx: Context, args: argparse.Namespace) -> int:
         step_times['upstream'] = time.monotonic() - t0
     extra = [] if args.no_sanitizers or profile.name != DEFAULT_PROFILE else \
         run_passes(ctx, prep, CI_EXTRA_PASSES, args.jobs, step_times)
+    if extra:
+        # the passes' pages too: 64 KiB ones on arm64
+        w1_found.append(checks.kbuffer_check(
+            ctx.repo, extra[0].out_dir, [log for run in extra for log in kbuffer_logs(run)],
+            say))
+        w1_found[-1].name += ', the passes after the default profile'
     for run in [res] + extra:
         print_run(run, False)
     plain('')
