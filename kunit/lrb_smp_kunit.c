@@ -316,6 +316,135 @@ static void writer_before_tail_move_reader_takes_new_head(struct kunit *test)
 	race_read_rest(c, rest, bigs, 3);
 }
 
+/* How the reader takes the head page in the nested-HEADER cases */
+enum race_take { TAKE_CONSUME, TAKE_READ_PAGE };
+
+/* A loss a page read flags without its count: the page had no room for it */
+#define RACE_LOST_FLAGGED	ULONG_MAX
+
+struct race_reader {
+	enum race_take how;
+	void *page;		/* TAKE_READ_PAGE: the page read into */
+};
+
+static void race_reader_init(struct lrb_script *c, struct race_reader *r,
+			     enum race_take how)
+{
+	r->how = how;
+	r->page = NULL;
+	if (how == TAKE_READ_PAGE) {
+		/* Allocated before the race: it may sleep */
+		r->page = c->impl->alloc_read_page(c->buf, c->cpu);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(c->test, r->page);
+	}
+}
+
+static void race_reader_done(struct lrb_script *c, struct race_reader *r)
+{
+	if (r->page)
+		c->impl->free_read_page(c->buf, c->cpu, r->page);
+	r->page = NULL;
+}
+
+/*
+ * The first event the reader takes and the loss reported before it:
+ * consumed, or the first event of the page that lrb_read_page() or
+ * ring_buffer_read_page() hands over, whose loss is the count stored
+ * after its events, or RACE_LOST_FLAGGED where only the flag fits
+ */
+static void *race_take(struct lrb_script *c, struct race_reader *r,
+		       unsigned long *lost)
+{
+	struct lrb_data_page *dp;
+	unsigned long commit;
+	int ret;
+
+	if (r->how == TAKE_CONSUME)
+		return race_consume(c, lost);
+	*lost = 0;
+	ret = c->impl->read_page(c->buf, &r->page, c->cpu, &dp);
+	if (ret <= 0)
+		return NULL;
+	commit = local_read(&dp->commit);
+	if (commit & LRB_MISSED_STORED)
+		memcpy(lost, &dp->data[ret], sizeof(*lost));
+	else if (commit & LRB_MISSED_EVENTS)
+		*lost = RACE_LOST_FLAGGED;
+	return dp->data;
+}
+
+/*
+ * The loss the reader must report before its first event: the count when
+ * it consumes; a page of one BIG event has no room for the count, so a
+ * page read flags it
+ */
+static unsigned long race_want_lost(const struct race_reader *r,
+				    unsigned long lost)
+{
+	return r->how == TAKE_CONSUME || !lost ? lost : RACE_LOST_FLAGGED;
+}
+
+/*
+ * Eight BIG events on the writer's CPU, the first consumed, then the
+ * outer writer of the next four paused at point with a nested writer
+ * (seq 9) that pushed the head and set p0 -H-> p2 under it; the reader's
+ * hint is p2
+ */
+static void race_nested_header(struct lrb_script *c, enum lrb_hook_point point,
+			       const char *title)
+{
+	struct lrb_script_step *p;
+	struct lrb_event *ev;
+	unsigned long lost;
+
+	race_setup_writes(c, BIG, 0, 4);
+	ev = race_consume(c, &lost);
+	lrb_script_expect_event(c, ev, BIG, 0, lost, 0);
+	race_setup_writes(c, BIG, 4, 4);
+	p = race_pause(c, WRITER, point, 1, 1, 2, title,
+		       "p0 -H-> p2 --> p3 --> p4 -U->",
+		       "tail=p0 hint=p2 nrH=1 nrU=1");
+	lrb_script_nest(p, BIG, 9);
+}
+
+/*
+ * lrb's reader, in the nested-HEADER cases: it meets p0 -H-> p2 first but
+ * waits, a push being in flight, without taking p2; once released, it and
+ * the writer's retry race for p2: the reader takes it (seq 5, 1..4 lost)
+ * or the writer pushes it first (seq 6, 1..5 lost). Either way the loss
+ * is reported exactly.
+ */
+static void race_lrb_reader_waits_for_push(struct lrb_script *c,
+					   struct race_reader *r)
+{
+	static const u32 after5[] = { 6, 7, 9, 8 };
+	static const u32 after6[] = { 7, 9, 8 };
+	struct kunit *test = c->test;
+	struct lrb_event *ev;
+	unsigned long lost;
+
+	race_pause(c, READER, LRB_HOOK_READER_SPIN, 1, 2, 0,
+		   "the reader meets p0 -H-> p2 first, but a push is in flight: it waits, not taking p2",
+		   "p0 -H-> p2 --> p3 --> p4 -U->", "reader=p1");
+	lrb_script_writer_add(c, BIG, 8);
+	race_go(c, 0, 0);
+	KUNIT_ASSERT_TRUE(test, lrb_script_wait(c, 1));
+	ev = race_take(c, r, &lost);
+	race_finish(c);
+	if (!ev)
+		race_reader_done(c, r);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	if (lrb_kunit_payload_seq(c->impl->event_data(ev)) == 5) {
+		lrb_script_expect_event(c, ev, BIG, 5, lost, race_want_lost(r, 4));
+		race_reader_done(c, r);
+		race_read_rest(c, after5, bigs, 4);
+	} else {
+		lrb_script_expect_event(c, ev, BIG, 6, lost, race_want_lost(r, 5));
+		race_reader_done(c, r);
+		race_read_rest(c, after6, bigs, 3);
+	}
+}
+
 /*
  * A nested writer set a HEADER while the outer writer holds UPDATE, and
  * the reader's hint points right behind that HEADER (the head went round
@@ -328,19 +457,13 @@ static void writer_before_tail_move_reader_takes_new_head(struct kunit *test)
 static void reader_ignores_nested_header_under_update(struct kunit *test)
 {
 	struct lrb_script *c = race_start(test, LRB_FL_OVERWRITE);
-	static const u32 rest[] = { 7, 9, 8 };
+	struct race_reader r;
 	struct lrb_event *ev;
 	unsigned long lost;
-	struct lrb_script_step *p;
 
-	race_setup_writes(c, BIG, 0, 4);
-	ev = race_consume(c, &lost);
-	lrb_script_expect_event(c, ev, BIG, 0, lost, 0);
-	race_setup_writes(c, BIG, 4, 4);
-	p = race_pause(c, WRITER, LRB_HOOK_HEAD_UPDATE_AFTER, 1, 1, 2,
-		       "outer writer holds UPDATE on p4's next; a nested writer set p0 -H-> p2; the reader's hint is p2",
-		       "p0 -H-> p2 --> p3 --> p4 -U->", "tail=p0 hint=p2 nrH=1 nrU=1");
-	lrb_script_nest(p, BIG, 9);
+	race_reader_init(c, &r, TAKE_CONSUME);
+	race_nested_header(c, LRB_HOOK_HEAD_UPDATE_AFTER,
+			   "outer writer holds UPDATE on p4's next; a nested writer set p0 -H-> p2; the reader's hint is p2");
 	if (lrb_script_kernel(c)) {
 		/*
 		 * The kernel's reader takes p2 at once: nothing counts the
@@ -361,29 +484,7 @@ static void reader_ignores_nested_header_under_update(struct kunit *test)
 		lrb_script_read(c, kseqs, bigs, klost, 4);
 		return;
 	}
-	race_pause(c, READER, LRB_HOOK_READER_SPIN, 1, 2, 0,
-		   "the reader meets p0 -H-> p2 first, but a push is in flight: it waits, not taking p2",
-		   "p0 -H-> p2 --> p3 --> p4 -U->", "reader=p1");
-	lrb_script_writer_add(c, BIG, 8);
-	race_go(c, 0, 0);
-	KUNIT_ASSERT_TRUE(test, lrb_script_wait(c, 1));
-	ev = race_consume(c, &lost);
-	race_finish(c);
-	/*
-	 * Once released, the reader and the writer's retry race for p2: the
-	 * reader takes it (seq 5, 1..4 lost) or the writer pushes it first
-	 * (seq 6, 1..5 lost). Either way the loss is reported exactly.
-	 */
-	KUNIT_ASSERT_NOT_NULL(test, ev);
-	if (lrb_kunit_payload_seq(c->impl->event_data(ev)) == 5) {
-		static const u32 after5[] = { 6, 7, 9, 8 };
-
-		lrb_script_expect_event(c, ev, BIG, 5, lost, 4);
-		race_read_rest(c, after5, bigs, 4);
-	} else {
-		lrb_script_expect_event(c, ev, BIG, 6, lost, 5);
-		race_read_rest(c, rest, bigs, 3);
-	}
+	race_lrb_reader_waits_for_push(c, &r);
 }
 
 /*
@@ -396,24 +497,20 @@ static void reader_ignores_nested_header_under_update(struct kunit *test)
  * which stops recording for good, drops the outer write uncounted and
  * leaves the UPDATE on p4's next; with series patch 1 (the fix, for the
  * tracing list) the outer writer clears its UPDATE and writes on the tail
- * the nested writer moved to.
+ * the nested writer moved to. Each read path that swaps the head in
+ * (rb_get_reader_page()) meets it: consuming and reading a page.
  */
-static void reader_takes_header_set_under_outer_new_head(struct kunit *test)
+static void race_header_set_under_outer_new_head(struct kunit *test,
+						 enum race_take how)
 {
 	struct lrb_script *c = race_start(test, LRB_FL_OVERWRITE);
-	static const u32 rest[] = { 7, 9, 8 };
+	struct race_reader r;
 	struct lrb_event *ev;
 	unsigned long lost;
-	struct lrb_script_step *p;
 
-	race_setup_writes(c, BIG, 0, 4);
-	ev = race_consume(c, &lost);
-	lrb_script_expect_event(c, ev, BIG, 0, lost, 0);
-	race_setup_writes(c, BIG, 4, 4);
-	p = race_pause(c, WRITER, LRB_HOOK_NEW_HEAD_BEFORE, 1, 1, 2,
-		       "outer writer read p2 as its new head; a nested writer set p0 -H-> p2; the reader's hint is p2",
-		       "p0 -H-> p2 --> p3 --> p4 -U->", "tail=p0 hint=p2 nrH=1 nrU=1");
-	lrb_script_nest(p, BIG, 9);
+	race_reader_init(c, &r, how);
+	race_nested_header(c, LRB_HOOK_NEW_HEAD_BEFORE,
+			   "outer writer read p2 as its new head; a nested writer set p0 -H-> p2; the reader's hint is p2");
 	if (lrb_script_kernel(c)) {
 		static const u32 kseqs[] = { 6, 7, 9, 8 };
 		static const unsigned long klost[] = { 0, 0, 0, 0 };
@@ -427,31 +524,25 @@ static void reader_takes_header_set_under_outer_new_head(struct kunit *test)
 		lrb_script_writer_add(c, BIG, 8);
 		race_go(c, 0, 0);
 		KUNIT_ASSERT_TRUE(test, lrb_script_wait(c, 1));
-		ev = race_consume(c, &lost);
+		ev = race_take(c, &r, &lost);
 		lrb_script_signal(c, 2);
 		race_finish(c);
-		lrb_script_expect_event(c, ev, BIG, 5, lost, 4);
+		lrb_script_expect_event(c, ev, BIG, 5, lost, race_want_lost(&r, 4));
+		race_reader_done(c, &r);
 		lrb_script_read(c, kseqs, bigs, klost, 4);
 		return;
 	}
-	race_pause(c, READER, LRB_HOOK_READER_SPIN, 1, 2, 0,
-		   "the reader meets p0 -H-> p2 first, but a push is in flight: it waits, not taking p2",
-		   "p0 -H-> p2 --> p3 --> p4 -U->", "reader=p1");
-	lrb_script_writer_add(c, BIG, 8);
-	race_go(c, 0, 0);
-	KUNIT_ASSERT_TRUE(test, lrb_script_wait(c, 1));
-	ev = race_consume(c, &lost);
-	race_finish(c);
-	KUNIT_ASSERT_NOT_NULL(test, ev);
-	if (lrb_kunit_payload_seq(c->impl->event_data(ev)) == 5) {
-		static const u32 after5[] = { 6, 7, 9, 8 };
+	race_lrb_reader_waits_for_push(c, &r);
+}
 
-		lrb_script_expect_event(c, ev, BIG, 5, lost, 4);
-		race_read_rest(c, after5, bigs, 4);
-	} else {
-		lrb_script_expect_event(c, ev, BIG, 6, lost, 5);
-		race_read_rest(c, rest, bigs, 3);
-	}
+static void reader_takes_header_set_under_outer_new_head(struct kunit *test)
+{
+	race_header_set_under_outer_new_head(test, TAKE_CONSUME);
+}
+
+static void read_page_takes_header_set_under_outer_new_head(struct kunit *test)
+{
+	race_header_set_under_outer_new_head(test, TAKE_READ_PAGE);
 }
 
 /*
@@ -1081,6 +1172,7 @@ static struct kunit_case lrb_smp_cases[] = {
 	KUNIT_CASE(writer_before_tail_move_reader_takes_new_head),
 	KUNIT_CASE(reader_ignores_nested_header_under_update),
 	KUNIT_CASE(reader_takes_header_set_under_outer_new_head),
+	KUNIT_CASE(read_page_takes_header_set_under_outer_new_head),
 	KUNIT_CASE(reader_loads_commit_page_before_its_index),
 	KUNIT_CASE(reader_index_after_commit_page_barrier),
 	KUNIT_CASE(reader_between_loads_outer_writer_commits),
@@ -1117,6 +1209,7 @@ static struct kunit_case lrb_smp_kernel_cases[] = {
 	KUNIT_CASE(writer_before_tail_move_reader_takes_new_head),
 	KUNIT_CASE(reader_ignores_nested_header_under_update),
 	KUNIT_CASE(reader_takes_header_set_under_outer_new_head),
+	KUNIT_CASE(read_page_takes_header_set_under_outer_new_head),
 	KUNIT_CASE(reader_between_loads_outer_writer_commits),
 	KUNIT_CASE(reader_swap_after_head_went_round),
 	KUNIT_CASE(reader_header_gone_before_version),

@@ -60,6 +60,18 @@ def failed_case(case: str) -> str:
     """The KUnit report of a failed check in case."""
     return rf'\b{case}: (EXPECTATION|ASSERTION) FAILED'
 
+def kernel_head_moved(name: str, reader: str, case: str) -> Plant:
+    """Series patch 1 taken back, against one read path that swaps the head in."""
+    return Plant(name,
+                 "series patch 1 taken back: the kernel's writer whose new head a nested "
+                 f'writer set and {reader} took finds MOVED and calls RB_WARN_ON(), which '
+                 'stops recording',
+                 'default', 'x86_64', [f'lrb_smp_kernel.{case}'],
+                 '\tcase RB_PAGE_NORMAL:\n\tcase RB_PAGE_MOVED:\n\t\t/* OK */\n',
+                 '\tcase RB_PAGE_NORMAL:\n\t\t/* OK */\n',
+                 failed_case(case), kernel_args=(), source=KERNEL_RB)
+
+
 # The two halves of the commit index pair, each edit (old, new) removing one
 NO_WMB_COMMIT_INDEX = ('\t/* Event data before the index; pairs with lrb_reader_size() */\n'
                        '\tlrb_writer_wmb(commit_page, write);\n'
@@ -437,14 +449,10 @@ KERNEL_PLANTS: List[Plant] = [
           '\t/* If there\'s more to read, return this page */\n',
           failed_case('reader_between_loads_outer_writer_commits'), kernel_args=(),
           source=KERNEL_RB),
-    Plant('kernel_head_moved_warns',
-          "series patch 1 taken back: the kernel's writer whose new head a nested writer "
-          'set and a reader took finds MOVED and calls RB_WARN_ON(), which stops recording',
-          'default', 'x86_64', ['lrb_smp_kernel.reader_takes_header_set_under_outer_new_head'],
-          '\tcase RB_PAGE_NORMAL:\n\tcase RB_PAGE_MOVED:\n\t\t/* OK */\n',
-          '\tcase RB_PAGE_NORMAL:\n\t\t/* OK */\n',
-          failed_case('reader_takes_header_set_under_outer_new_head'), kernel_args=(),
-          source=KERNEL_RB),
+    kernel_head_moved('kernel_head_moved_warns', 'a consuming reader',
+                      'reader_takes_header_set_under_outer_new_head'),
+    kernel_head_moved('kernel_head_moved_warns_read_page', 'a page read',
+                      'read_page_takes_header_set_under_outer_new_head'),
     Plant('kernel_hook_point_removed',
           "the kernel's reader_size hook point is gone: the trace misses a step and the "
           'race case never pauses its reader',
