@@ -52,7 +52,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import elfcmp, gitutil, kunitrun, ktap, paths, series
+from . import buildstamp, elfcmp, gitutil, kunitrun, ktap, paths, series
 from .checks import CheckResult
 from .errors import HarnessError
 
@@ -683,9 +683,16 @@ def run_variant(prep: Prepared, arch: Arch, variant: Variant, runs: int, jobs: i
     bdir = build_dir(cache, prep.base, arch, variant)
     result = VariantRun(prep.base.name, arch.name, variant.name, list(variant.red))
     tag = f'[{prep.base.name} {arch.name} {variant.name}]'
+    stamp = buildstamp.inputs(kunit_command(where, 'run', arch, bdir, jobs), where,
+                              where / '.git' / STATE_FILE, (arch.cross_compile or '') + 'gcc')
     with kunitrun.build_lock(bdir, say):
+        built = buildstamp.matches(bdir, stamp, env)
+        if built:
+            say(f'  {tag} up to date ({buildstamp.STAMP_FILE}): booting the kernel there')
+        else:
+            buildstamp.clear(bdir)
         for index in range(runs):
-            sub = 'run' if index == 0 else 'exec'
+            sub = 'run' if index == 0 and not built else 'exec'
             log = bdir / 'test.log'
             if log.exists():
                 log.unlink()
@@ -701,6 +708,7 @@ def run_variant(prep: Prepared, arch: Arch, variant: Variant, runs: int, jobs: i
                     result.error = f'kunit.py run failed before booting (exit {code})'
                     say(f'  {tag} {result.error}: {kunit_out}')
                     return result
+                buildstamp.record(bdir, stamp)
             lines = log.read_text(errors='replace').splitlines() if log.is_file() else []
             if lines:
                 shutil.copyfile(log, saved_log)
