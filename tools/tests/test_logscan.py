@@ -193,6 +193,15 @@ class DetectionTest(unittest.TestCase):
         self.assertEqual([r.line for r, _why in aside], [1])
         self.assertIn('rcu_need_heavy_qs', aside[0][1])
 
+    def test_apic_calibration_race_at_boot_is_set_aside(self) -> None:
+        """x86 without ACPI calibrates its APIC timer against the PIT tick."""
+        title = 'BUG: KCSAN: data-race in lapic_cal_handler / setup_boot_APIC_clock'
+        lines = [title, 'KTAP version 1', title]
+        kept, aside = logscan.boot_races(logscan.find_reports(lines), lines)
+        self.assertEqual([r.line for r in kept], [3])
+        self.assertEqual([r.line for r, _why in aside], [1])
+        self.assertIn('lapic_cal_loops', aside[0][1])
+
     def test_burst_of_trace_lines_is_one_report(self) -> None:
         lines = ['BUG: KCSAN: data-race in a / b', 'WARNING: also', 'BUG: again']
         self.assertEqual(len(logscan.first_per_burst(logscan.find_reports(lines))), 1)
