@@ -234,6 +234,12 @@ class Pages64kTest(unittest.TestCase):
         self.assertEqual([t.name for t in profiles.TARGETS if prof.supports(t)],
                          ['arm64-lse', 'arm64-llsc'])
         self.assertIn('lrb_kunit.lrb_nesting_depth=2', prof.kernel_args)
+        args = cli.override_args(prof.kernel_args,
+                                 cli.CI_PASS_KERNEL_ARGS[('kcsan+pages64k', 'arm64')])
+        self.assertEqual([a for a in args if 'nesting_depth' in a],
+                         ['lrb_kunit.lrb_nesting_depth=1'])
+        self.assertIn('lrb_kunit.lrb_stress_ms=300', args)
+        self.assertEqual(cli.override_args(['a=1', 'b=2'], []), ['a=1', 'b=2'])
 
 
 if __name__ == '__main__':
