@@ -51,7 +51,7 @@ help:
 	@echo '                   inputs is recorded; FRESH=1 runs it), the upstream pass'
 	@echo '                   (kernel-patch/upstream-6.12 on x86_64: checkpatch, cover letter,'
 	@echo '                   its suite fixed and unfixed, one boot each), kcsan+lockdep+ftrace'
-	@echo '                   on x86_64, kcsan+pages64k on arm64 (LSE and LL/SC: 64K pages)'
+	@echo '                   on x86_64, kcsan on arm64-lse, pages64k on arm64 (LSE and LL/SC)'
 	@echo 'make test-quick    the same without the upstream pass and the passes after the'
 	@echo '                   default profile'
 	@echo 'make test-sanitizers  kcsan, kasan, lockdep, kmemleak on x86_64 and arm64-lse'
