@@ -2,8 +2,9 @@
 # `make help` lists the targets. Variables:
 #   KERNEL_SRC=DIR  kernel tree to use (default ~/.cache/lrb/linux-source-6.12)
 #   FORCE=1         let the tree step discard work in the kernel tree
-#   FRESH=1         make test runs the model even when a pass with the same inputs is
-#                   recorded (tools/lrb_harness/resultcache.py)
+#   FRESH=1         make test runs the model, sparse, W=1 and make even when a pass
+#                   or a build with the same inputs is recorded (resultcache.py,
+#                   buildstamp.py in tools/lrb_harness/)
 #   ARCH=LIST       x86_64, arm64, arm64-lse, arm64-llsc, riscv64, i386, arm, all
 #                   (comma-separated; all: every one of these);
 #                   make bench also arm64-nopac (arm64 without pointer authentication),
@@ -48,7 +49,8 @@ help:
 	@echo 'make list          suites and cases, read from kunit/'
 	@echo 'make test          check, all targets (x86_64, arm64-lse, arm64-llsc, riscv64, i386,'
 	@echo '                   arm), W=1, kbuffer-check, model (skipped when a pass with the same'
-	@echo '                   inputs is recorded; FRESH=1 runs it), the upstream pass'
+	@echo '                   inputs is recorded, as sparse and W=1 are, and make is on an'
+	@echo '                   up-to-date build; FRESH=1 runs them all), the upstream pass'
 	@echo '                   (kernel-patch/upstream-6.12 on x86_64: checkpatch, cover letter,'
 	@echo '                   its suite fixed and unfixed, one boot each), kcsan+lockdep+ftrace'
 	@echo '                   on x86_64, kcsan on arm64-lse, pages64k on arm64 (LSE and LL/SC)'
@@ -111,7 +113,7 @@ profiles:
 	@$(WRAPPER) profiles
 
 test: deps-check
-	@$(if $(FRESH),LRB_NO_RESULT_CACHE=1 )$(WRAPPER) test $(ARCH_OPT) $(RUN_OPTS)
+	@$(if $(FRESH),LRB_NO_RESULT_CACHE=1 LRB_NO_BUILD_STAMP=1 )$(WRAPPER) test $(ARCH_OPT) $(RUN_OPTS)
 
 test-quick: deps-check
 	@$(WRAPPER) test --no-sanitizers $(ARCH_OPT) $(RUN_OPTS)
