@@ -55,6 +55,21 @@ FIXES_IGNORED = {
     'UNKNOWN_COMMIT_ID': 'the tree has no history to look the Fixes: ids up in',
 }
 FIXES_TAG = re.compile(r'^Fixes: [0-9a-f]{12,} ', re.M)
+# A source that includes asm/nmi.h: x86's register_nmi_handler() is there,
+# and linux/nmi.h includes it only with ACPI APEI or an arch watchdog, which
+# the lean builds have not (drivers/watchdog/hpwdt.c includes it the same way)
+ASM_NMI_IGNORED = {
+    'INCLUDE_LINUX': 'asm/nmi.h: linux/nmi.h includes it only with ACPI APEI or an arch '
+                     "watchdog, and x86's register_nmi_handler() is declared there",
+}
+ASM_NMI = re.compile(r'^\+?#include <asm/nmi\.h>', re.M)
+
+
+def asm_nmi_ignored(files: List[Path]) -> Dict[Path, Dict[str, str]]:
+    """The files (sources or patches) that include asm/nmi.h, with
+    ASM_NMI_IGNORED."""
+    return {p: dict(ASM_NMI_IGNORED) for p in files
+            if ASM_NMI.search(p.read_text(errors='replace'))}
 
 
 def series_ignored(patches: List[Path], copies: Dict[Path, Path]) -> Dict[Path, Dict[str, str]]:
@@ -67,6 +82,7 @@ def series_ignored(patches: List[Path], copies: Dict[Path, Path]) -> Dict[Path, 
             types.update(STANDALONE_IGNORED)
         if FIXES_TAG.search(path.read_text(errors='replace')):
             types.update(FIXES_IGNORED)
+        types.update(asm_nmi_ignored([path]).get(path, {}))
         if types:
             ignored[path] = types
     return ignored

@@ -359,7 +359,8 @@ def run_checks(ctx: Context, prep: tree.Prepared) -> List[checks.CheckResult]:
     jobs: List[Callable[[], checks.CheckResult]] = [
         lambda: checks.checkpatch(prep.tree, patch_files, as_files=False,
                                   ignored=checks.series_ignored(patch_files, copies)),
-        lambda: checks.checkpatch(prep.tree, dir_sources, as_files=True),
+        lambda: checks.checkpatch(prep.tree, dir_sources, as_files=True,
+                                  ignored=checks.asm_nmi_ignored(dir_sources)),
         lambda: checks.kernel_doc(prep.tree, doc_files),
         lambda: checks.same_as_standalone(copies),
         lambda: contracts.check(prep.tree, ctx.repo),
