@@ -55,10 +55,14 @@ def inputs(command: Sequence[str], tree: Path, tree_state: Path, compiler: str) 
     for arg in command:
         if not arg.startswith(BUILD_ARGS):
             continue
-        digest.update(arg.encode() + b'\0')
         if arg.startswith(FILE_ARGS):
-            path = Path(arg.split('=', 1)[1])
+            # a file by its contents, not its path: the same in every clone
+            option, value = arg.split('=', 1)
+            path = Path(value)
+            digest.update(option.encode() + b'=' + path.name.encode() + b'\0')
             digest.update((path.read_bytes() if path.is_file() else b'(missing)') + b'\0')
+        else:
+            digest.update(arg.encode() + b'\0')
     digest.update(tree_digest(tree, tree_state).encode() + b'\0')
     digest.update(_run([compiler, '--version']).encode())
     return digest.hexdigest()

@@ -178,8 +178,11 @@ def sparse_key(repo: Path, tree: Path, tgt: Target, build_dir: Path) -> str:
     """What sparse's outcome is a function of: the tree, the configuration's
     inputs (.kunitconfig, the QEMU config, the Kconfig files of the tree),
     the sources checked, sparse and the compiler."""
+    # by contents and repository-relative names: the same in every clone
+    configs = [repo / '.kunitconfig', repo / 'tools' / 'qemu_configs' / tgt.qemu_config]
     return resultcache.key_of(
         [buildstamp.tree_digest(tree, state_path(tree)),
-         *configure_command(repo, tree, tgt, build_dir), *targets(tree)],
-        [repo / '.kunitconfig', repo / 'tools' / 'qemu_configs' / tgt.qemu_config],
-        [['sparse', '--version'], [kunitrun.compiler(tgt), '--version']])
+         *(arg.replace(str(repo), '<repo>')
+           for arg in configure_command(repo, tree, tgt, build_dir)),
+         *targets(tree), *(p.read_text(errors='replace') for p in configs)],
+        [], [['sparse', '--version'], [kunitrun.compiler(tgt), '--version']])

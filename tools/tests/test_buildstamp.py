@@ -39,6 +39,13 @@ class BuildStampTest(unittest.TestCase):
         self.assertEqual(self.digest(), self.digest('--json=/x.json', '--timeout=900',
                                                     '--kernel_args=a=1', 'lrb_api'))
 
+    def test_the_same_in_another_clone(self) -> None:
+        other = self.root / 'clone' / 'a.kunitconfig'
+        other.parent.mkdir()
+        other.write_text(self.config.read_text())
+        cmd = [a.replace(str(self.config), str(other)) for a in self.command()]
+        self.assertEqual(self.digest(), buildstamp.inputs(cmd, self.tree, self.state, 'true'))
+
     def test_what_the_kernel_is_made_of_counts(self) -> None:
         before = self.digest()
         self.config.write_text('CONFIG_KUNIT=y\nCONFIG_KCSAN=y\n')

@@ -131,6 +131,24 @@ class CachedChecksTest(TempDirTest):
         self.assertTrue(all(r.ok for r in found))
         return len(found)
 
+    def test_sparse_key_is_the_same_in_every_clone(self) -> None:
+        import shutil
+        from unittest import mock
+        from lrb_harness import paths, profiles, sparse
+        repo = paths.repo_root()
+        clone = self.tmp / 'clone'
+        (clone / 'tools' / 'qemu_configs').mkdir(parents=True)
+        shutil.copy(repo / '.kunitconfig', clone / '.kunitconfig')
+        shutil.copy(repo / 'tools' / 'qemu_configs' / 'x86_64.py',
+                    clone / 'tools' / 'qemu_configs' / 'x86_64.py')
+        tgt, bdir = profiles.target('x86_64'), self.tmp / 'b'
+        with mock.patch.object(sparse, 'targets', lambda _tree: ['lib/x.o']):
+            self.assertEqual(sparse.sparse_key(repo, self.tree, tgt, bdir),
+                             sparse.sparse_key(clone, self.tree, tgt, bdir))
+            (clone / '.kunitconfig').write_text('CONFIG_KUNIT=y\n')
+            self.assertNotEqual(sparse.sparse_key(repo, self.tree, tgt, bdir),
+                                sparse.sparse_key(clone, self.tree, tgt, bdir))
+
     def test_sparse_skips_what_passed(self) -> None:
         self.assertEqual(self.sparse(), 2)
         self.assertEqual(self.calls, 2)
