@@ -198,6 +198,18 @@ SYNC_PLANTS: List[Plant] = [
           '\t\toverwrite = lrb_reader_overrun(cb);\n',
           '',
           failed_case('reader_swap_after_head_went_round'), kernel_args=()),
+    # The kernel's stress runs may settle an unreported gap with a later
+    # report (stress_ops.silent_loss: `late`); lrb's may not
+    Plant('loss_reported_late',
+          "the reader reports one event of each loss a swap late (the kernel's late "
+          "report): lrb's stress runs grant no such allowance",
+          'default', 'x86_64', ['lrb_stress'],
+          '\tcb->lost_events = overwrite - cb->last_overrun;\n'
+          '\tcb->last_overrun = overwrite;\n',
+          '\tcb->lost_events = overwrite - cb->last_overrun;\n'
+          '\tcb->last_overrun = overwrite - !!cb->lost_events;\n'
+          '\tcb->lost_events -= !!cb->lost_events;\n',
+          r'reported loss and gaps differ by -\d+', kernel_args=()),
     Plant('header_not_rechecked',
           "the reader does not look at the HEADER again after the version read: a lap "
           "begun between its walk and that read goes unseen (the window the model found "
