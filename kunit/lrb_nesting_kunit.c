@@ -46,7 +46,7 @@
 static unsigned int lrb_nesting_depth = 3;
 module_param(lrb_nesting_depth, uint, 0444);
 MODULE_PARM_DESC(lrb_nesting_depth,
-		 "longest sequence of nested writers lrb_nesting tries (1-3; sanitizer runs use 2)");
+		 "longest sequence of nested writers lrb_nesting tries (1-3; the sanitizer profiles use 1 or 2)");
 
 #define CAP		LRB_KUNIT_CAPACITY
 #define BIG		(CAP - 8)
