@@ -11,18 +11,30 @@ callee's own shortest path, computed the same way (a requirement may be met
 inside a callee); a tail jump to another function is a call and a return; an
 indirect call costs the call plus the function SPECS says it reaches (an
 indirect call SPECS does not name is not on the path); trap instructions
-(ud2, int3, brk) end no path. Code patched at boot is counted as
-it runs on the measured CPUs: x86 return thunks are one return; on arm64 the
-branches of system_uses_lse_atomics() and of other alternative_has_cap_*()
-sites (to the LL/SC fallbacks) are the nops LSE CPUs run (--alt-nops); a
-static key site (__jump_table) may go either way, whatever the key's state at
-run time, so the count is the lower bound over the keys' states.
+(ud2, int3, brk, udf, ebreak) end no path. Code patched at boot is counted
+as it runs on the measured CPUs: x86 return thunks are one return (i386
+builds have none: plain ret; its retpoline thunk calls are indirect calls);
+on arm64 the branches of system_uses_lse_atomics() and of other
+alternative_has_cap_*() sites (to the LL/SC fallbacks) are the nops LSE CPUs
+run (--alt-nops); riscv64's alternatives (.alternative: Zbb string
+functions, errata) patch no instruction of these paths in the bench build,
+so none is counted; arm patches none. A static key site (__jump_table) may
+go either way, whatever the key's state at run time, so the count is the
+lower bound over the keys' states. On arm a conditional instruction (a
+condition suffix; in Thumb-2 an IT block's) counts whether it runs or not,
+and a conditional return or call may be taken or not (kind_arm()).
+
+Arches: x86_64, arm64, riscv64, i386, arm (ARMv7: ARM or Thumb-2), named as
+the harness's builds.
 
     python3 tools/insn_count.py --arch x86_64 --vmlinux BUILD/vmlinux \
         --json insn-x86_64.json [--show-path]
+    python3 tools/insn_count.py --arch arm --cross arm-linux-gnueabihf- \
+        --vmlinux BUILD/vmlinux --json insn-arm.json
 
 Python 3 standard library only; needs binutils' nm and objdump (the cross
-ones for arm64: --cross aarch64-linux-gnu-).
+ones for arm64, riscv64 and arm: --cross aarch64-linux-gnu-,
+riscv64-linux-gnu-, arm-linux-gnueabihf-; i386 uses the native ones).
 """
 
 import argparse
@@ -60,8 +72,9 @@ def parse_insns(dump: str) -> List[Insn]:
         match = _LINE.match(line)
         if not match:
             continue
-        # comments: x86 "# addr <sym>", arm64 "// ..." (arm64 immediates are #n)
-        text = re.sub(r'\s+(//|# ).*$', '', match.group(2)).strip()
+        # comments: x86 and riscv "# addr <sym>", arm64 "// ...", arm "@ ..."
+        # (arm and arm64 immediates are #n)
+        text = re.sub(r'\s+(//|# |@ ).*$', '', match.group(2)).strip()
         if not text or text.startswith('.'):
             continue
         parts = text.split(None, 1)
@@ -79,6 +92,11 @@ def parse_insns(dump: str) -> List[Insn]:
 
 
 # -- instruction kinds -------------------------------------------------------
+
+def operands(insn: Insn) -> str:
+    parts = insn.text.split(None, 1)
+    return parts[1].strip() if len(parts) > 1 else ''
+
 
 X86_RET_THUNKS = ('__x86_return_thunk', 'srso_return_thunk', 'srso_alias_return_thunk',
                   'retbleed_return_thunk', 'its_return_thunk')
@@ -128,7 +146,88 @@ def kind_arm64(insn: Insn) -> str:
     return 'insn'
 
 
-KINDS: Dict[str, Callable[[Insn], str]] = {'x86_64': kind_x86, 'arm64': kind_arm64}
+RISCV_BRANCHES = frozenset({'beq', 'bne', 'blt', 'bge', 'bltu', 'bgeu', 'beqz', 'bnez',
+                            'blez', 'bgez', 'bltz', 'bgtz', 'bgt', 'ble', 'bgtu', 'bleu'})
+
+
+def kind_riscv(insn: Insn) -> str:
+    # objdump prints compressed instructions as their full forms (beqz, j,
+    # jr, ret); with -M no-aliases as c.beqz, c.j, c.jr: the same kinds
+    m = insn.mnem[2:] if insn.mnem.startswith('c.') else insn.mnem
+    if m == 'ret' or (m == 'jr' and operands(insn) in ('ra', '0(ra)')):
+        return 'ret'
+    if m in ('ebreak', 'unimp'):
+        return 'trap'
+    if m in RISCV_BRANCHES:
+        return 'cjmp'
+    if m == 'j':
+        return 'jmp'
+    if m == 'jal':
+        return 'call'
+    # auipc + jalr/jr: objdump names the target in a comment, which makes
+    # them direct; a register alone is an indirect call or jump
+    if m == 'jalr':
+        return 'call' if insn.target is not None else 'icall'
+    if m == 'jr':
+        return 'jmp' if insn.target is not None else 'ijmp'
+    return 'insn'
+
+
+ARM_CONDS = ('eq', 'ne', 'cs', 'hs', 'cc', 'lo', 'mi', 'pl', 'vs', 'vc', 'hi', 'ls',
+             'ge', 'lt', 'gt', 'le', 'al')
+_ARM_COND = '(' + '|'.join(ARM_CONDS) + ')?'
+_ARM_LDM = re.compile(rf'^(?:pop|ldm(?:ia|ib|da|db|fd|fa|ed|ea)?){_ARM_COND}$')
+
+
+def arm_split(mnem: str) -> Tuple[str, bool]:
+    """(base mnemonic, conditional?) of an ARM/Thumb-2 branch-like mnemonic:
+    beq -> (b, True), bleq -> (bl, True), bxne -> (bx, True), bl -> (bl, False)."""
+    m = mnem.split('.', 1)[0]  # Thumb-2 width qualifiers: b.w, bne.n
+    for base in ('blx', 'bx', 'bl', 'b'):
+        if m.startswith(base) and m[len(base):] in ARM_CONDS:
+            return base, m[len(base):] != 'al'
+    return m, False
+
+
+def kind_arm(insn: Insn) -> str:
+    """ARMv7, ARM or Thumb-2. Conditional execution is taken conservatively:
+    an instruction under a condition (a suffix, or an IT block in Thumb-2,
+    where objdump prints the suffix too) counts whether or not it runs; a
+    conditional return or call may be taken or not (cret, ccall), and a
+    conditional indirect jump (a jump table) only falls through."""
+    ops = operands(insn)
+    base, cond = arm_split(insn.mnem)
+    if base in ('udf', 'bkpt', 'brk', 'hlt'):
+        return 'trap'
+    if base in ('cbz', 'cbnz'):
+        return 'cjmp'
+    if base in ('tbb', 'tbh'):
+        return 'ijmp'
+    ldm = _ARM_LDM.match(insn.mnem)
+    if ldm and re.search(r'\bpc\b', ops):
+        return 'cret' if ldm.group(1) and ldm.group(1) != 'al' else 'ret'
+    if base == 'b':
+        return 'cjmp' if cond else 'jmp'
+    if base == 'bl':
+        return 'ccall' if cond else 'call'
+    if base == 'blx':
+        kind = 'call' if insn.target is not None else 'icall'
+        return 'c' + kind if cond else kind
+    if base == 'bx':
+        kind = 'ret' if ops == 'lr' else 'ijmp'
+        return 'c' + kind if cond else kind
+    # pc as a destination: mov pc, lr returns; ldr pc, [sp], #4 is a pop
+    dest = re.match(r'^(mov|ldr|add|sub)(\w*)$', insn.mnem)
+    if dest and re.match(r'pc\b', ops):
+        cond = dest.group(2) in ARM_CONDS and dest.group(2) != 'al'
+        kind = 'ret' if re.fullmatch(r'pc, (lr|\[sp\], #4)', ops) else 'ijmp'
+        return 'c' + kind if cond else kind
+    return 'insn'
+
+
+KINDS: Dict[str, Callable[[Insn], str]] = {'x86_64': kind_x86, 'arm64': kind_arm64,
+                                           'riscv64': kind_riscv, 'i386': kind_x86,
+                                           'arm': kind_arm}
 
 
 # -- the path search ---------------------------------------------------------
@@ -149,6 +248,24 @@ class Options:
     forbid: Optional[str] = None
     jump_sites: Dict[int, int] = field(default_factory=dict)
     max_depth: int = 12
+
+
+WINDOW = 6
+
+
+def matches(pattern: str, insns: List[Insn], i: int) -> bool:
+    """Whether insns[i] matches pattern (SPECS, FORBID). A pattern on one
+    line reads the instruction; one that spans lines (has \\n) reads it after
+    the WINDOW - 1 instructions before it in the listing, one a line, and
+    ends at it (\\Z): what makes it the one sought is around it."""
+    if '\\n' not in pattern:
+        return bool(re.search(pattern, insns[i].text))
+    text = '\n'.join(x.text for x in insns[max(0, i - WINDOW + 1):i + 1])
+    return bool(re.search(pattern, text))
+
+
+# Kinds that may also fall through, and what they are when taken
+CONDITIONAL = {'cret': 'ret', 'ccall': 'call', 'cicall': 'icall', 'cijmp': 'ijmp'}
 
 
 class Program:
@@ -213,10 +330,10 @@ class Program:
         kind = self.kind(insn)
         if self.opts.arch == 'arm64' and insn.addr in self.opts.alt_nops:
             kind = 'insn'
-        here = bool(req and re.search(req, insn.text))
+        here = bool(req and matches(req, insns, i))
         nxt = i + 1 if i + 1 < len(insns) else None
         moves: List[Tuple[int, Optional[int], bool, Optional[Path], str]] = []
-        if self.opts.forbid and re.search(self.opts.forbid, insn.text):
+        if self.opts.forbid and matches(self.opts.forbid, insns, i):
             return moves
         site = self.opts.jump_sites.get(insn.addr)
         if site is not None and site in index:
@@ -238,6 +355,12 @@ class Program:
                 elif then is not None:
                     moves.append((1 + sub.count, then, here or want is not None, sub, 'call'))
 
+        if kind in CONDITIONAL:
+            # arm: a conditional return, call or indirect jump may also not
+            # be taken
+            if nxt is not None:
+                moves.append((1, nxt, here, None, kind))
+            kind = CONDITIONAL[kind]
         if kind == 'ret':
             moves.append((1, None, here, None, 'ret'))
         elif kind == 'insn':
@@ -407,34 +530,70 @@ class Spec:
 
 
 # Following a page's next pointer masks its flag bits (HEADER/UPDATE): the
-# fast path crosses no page, so no instruction of it does that.
+# fast path crosses no page, so no instruction of it does that. On 32-bit
+# that mask is the rounding of an event's length to 4 too: there it is the
+# mask shortly after a load from offset 0 (list.next), which no length
+# rounding follows (matches(): the pattern spans lines).
 FORBID = {'x86_64': r'^and\s+\$0xfffffffffffffffc,',
-          'arm64': r'^and\s+x\d+, x\d+, #0xfffffffffffffffc$'}
+          'arm64': r'^and\s+x\d+, x\d+, #0xfffffffffffffffc$',
+          'riscv64': r'^and\s+\w+,\w+,-4$',
+          'i386': r'(?m)^mov\s+(?:0x0)?\(%\w+\),%\w+\n(?:[^\n]*\n){0,2}'
+                  r'and\s+\$0xfffffffc,%\w+\Z',
+          'arm': r'(?m)^ldr\s+\w+, \[\w+\]\n(?:[^\n]*\n){0,2}bic\s+\w+, \w+, #3\Z'}
+
+# The commit index store: page->page->commit, after the 64-bit time stamp
+# on every arch; a store to 8 off the stack pointer is a spill, not it
+COMMIT_REQ = {'x86_64': r'^mov\s+%r\w+,0x8\(%r\w+\)$',
+              'arm64': r'^str\s+x\d+, \[x\d+, #8\]$',
+              'riscv64': r'^sd\s+\w+,8\((?!sp\))\w+\)$',
+              'i386': r'^mov\s+%e\w+,0x8\(%e(?!sp\))\w+\)$',
+              'arm': r'^str\s+\w+, \[(?!sp\b)\w+, #8\]$'}
+
+# The reservation's add on the page's write word. x86_64 and the kernel's
+# buffer on i386: xadd (local_add_return; local_inc is inc). riscv64: the
+# returning, fully ordered amoadd.d of local_add_return (local_inc is
+# amoadd.d zero,...). arm64 (LSE): ldadd. On 32-bit lrb's write word is a
+# local64_t, an atomic64_t: i386 calls atomic64_add_return_cx8() (a
+# cmpxchg8b loop; local64_read() is a cmpxchg8b too, in
+# atomic64_read_cx8()); arm adds in an ldrexd/strexd loop (local64_read() is
+# an ldrexd alone, local64_set() an ldrexd/strexd loop without the add). The
+# kernel's buffer on arm: the fully ordered ldrex/strex loop (dmb ish before)
+# that adds a register, the event's length (local_inc adds #1, local_add
+# orders nothing).
+RISCV_LOCAL_ADD = r'^amoadd\.d\.aqrl\s+(?!zero,)'
+I386_LOCAL64_ADD = r'^call\s+[0-9a-f]+ <atomic64_add_return_cx8>$'
+ARM_LOCAL64_ADD = (r'(?m)^ldrexd\s+(\w+), \[(\w+)\]\nadds\s+\1, \1, \w+\n'
+                   r'adc\s[^\n]*\nstrexd\s+\w+, \1, \[\2\]\Z')
+ARM_LOCAL_ADD = (r'(?m)^dmb\s+ish\n(?:[^\n]*\n){0,2}ldrex\s+(\w+), \[(\w+)\]\n'
+                 r'add\s+\1, \1, (?!#)\w+\nstrex\s+\w+, \1, \[\2\]\Z')
 
 
 SPECS: Dict[str, Spec] = {
     'lrb': Spec(
         reserve='lrb_lock_reserve',
-        reserve_req={'x86_64': r'\bxadd\b', 'arm64': r'\bldadd'},
+        reserve_req={'x86_64': r'\bxadd\b', 'arm64': r'\bldadd', 'riscv64': RISCV_LOCAL_ADD,
+                     'i386': I386_LOCAL64_ADD, 'arm': ARM_LOCAL64_ADD},
         commit='lrb_unlock_commit',
-        commit_req={'x86_64': r'^mov\s+%r\w+,0x8\(%r\w+\)$',
-                    'arm64': r'^str\s+x\d+, \[x\d+, #8\]$'},
+        commit_req=COMMIT_REQ,
         icall={}),
     'kernel': Spec(
         reserve='ring_buffer_lock_reserve',
-        reserve_req={'x86_64': r'\bxadd\b', 'arm64': r'\bldadd'},
+        reserve_req={'x86_64': r'\bxadd\b', 'arm64': r'\bldadd', 'riscv64': RISCV_LOCAL_ADD,
+                     'i386': r'\bxadd\b', 'arm': ARM_LOCAL_ADD},
         commit='ring_buffer_unlock_commit',
-        commit_req={'x86_64': r'^mov\s+%r\w+,0x8\(%r\w+\)$',
-                    'arm64': r'^str\s+x\d+, \[x\d+, #8\]$'},
+        commit_req=COMMIT_REQ,
         icall={'*': 'trace_clock_local'}),
 }
 
 
-# Indirect calls of the clocks below the buffers' own: arm64's sched_clock()
-# reads the architected timer through a pointer (arch_counter_get_cntvct on
-# QEMU's virt machine)
+# Indirect calls of the clocks below the buffers' own: sched_clock() reads
+# the timer through a pointer: on arm64 and arm the architected timer
+# (arch_counter_get_cntvct on QEMU's virt machine), on riscv64 the time CSR
+# (riscv_sched_clock). x86's sched_clock() calls nothing indirectly.
 ARCH_ICALL: Dict[str, Dict[str, str]] = {
     'arm64': {'sched_clock_noinstr': 'arch_counter_get_cntvct'},
+    'riscv64': {'sched_clock_noinstr': 'riscv_sched_clock'},
+    'arm': {'sched_clock_noinstr': 'arch_counter_get_cntvct'},
 }
 
 
@@ -444,6 +603,7 @@ CLOCK_FUNCS = frozenset({
     'local_clock', 'local_clock_noinstr', 'sched_clock', 'sched_clock_noinstr',
     'native_sched_clock', 'trace_clock_local', 'arch_counter_get_cntvct',
     'arch_counter_get_cntvct_stable', 'paravirt_sched_clock', 'kvm_clock_read',
+    'riscv_sched_clock',
 })
 
 
