@@ -28,7 +28,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 IMPLS = ('lrb', 'kernel', 'locked')
 FLOOR_COPY = 'floor_copy'
@@ -353,6 +353,25 @@ class Env:
     qemu: Dict[str, str]
     insn: Dict[str, Dict[str, object]] = field(default_factory=dict)
     chart: str = 'bench.png'    # the chart's file name, beside the page
+    # the -icount sections whose kernel no other section runs: they show its
+    # static count (x86_64-icount's is in x86_64's section)
+    serial_only: FrozenSet[str] = frozenset()
+
+
+def base_label(label: str) -> str:
+    """The section of the kernel a section boots: arm64-nopac and
+    arm64-icount boot arm64's, riscv64-icount riscv64's."""
+    for suffix in ('-icount', '-nopac'):
+        if label.endswith(suffix):
+            return label[:-len(suffix)]
+    return label
+
+
+def serial_only(runs: Sequence[Run]) -> FrozenSet[str]:
+    """The serial (-icount) sections no other section shares a kernel with."""
+    timed = {base_label(run.arch) for run in runs if not run.serial}
+    return frozenset(run.arch for run in runs
+                     if run.serial and base_label(run.arch) not in timed)
 
 
 def arch_section(run: Run, env: Env) -> List[str]:
@@ -389,7 +408,7 @@ def arch_section(run: Run, env: Env) -> List[str]:
     lines += ['', f'### Reader {"cost" if run.serial else "throughput"} '
               '(64-byte payload, buffer filled first)', '']
     lines += rate_table(run, READ_CASES, 'reader')
-    if run.arch in env.insn and not run.serial:
+    if run.arch in env.insn and (not run.serial or run.arch in env.serial_only):
         lines += ['', '### Static instruction count of the write fast path', '']
         lines += insn_section(env.insn[run.arch])
     return lines + ['']
@@ -426,7 +445,10 @@ and `arm64-icount`: the x86_64 and arm64 (LSE, pointer authentication)
 images booted under `-icount shift=0`, where the guest's clocks count the
 instructions executed: the one-CPU cases as exact instruction counts per
 event, free of the host's noise and of TCG's helper costs, the same on
-every run.
+every run. `riscv64-icount`, `i386-icount` and `arm-icount`: the riscv64
+(LR/SC), i386 and ARMv7 bench kernels, booted under `-icount` only (TCG's
+times of other instruction sets on this x86 host say little more), each
+section with its kernel's static count.
 
 Every write reserves, copies its payload and commits. Each figure is the
 median of the repetitions, the three implementations interleaved (in
@@ -509,6 +531,7 @@ and which of them were kept.
 
 
 def render_markdown(runs: Sequence[Run], env: Env) -> str:
+    env.serial_only = serial_only(runs)
     lines = [INTRO.format(command=env.command)]
     for run in runs:
         lines += arch_section(run, env)

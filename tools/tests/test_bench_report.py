@@ -141,6 +141,23 @@ class SerialTest(unittest.TestCase):
         self.serial_run = br.parse_log(text, 'x86_64-icount')
         self.md = br.render_markdown([self.serial_run], br.Env('make bench', {}))
 
+    def test_static_count_where_no_timed_section_has_the_kernel(self) -> None:
+        """An -icount section shows its kernel's static count only when no
+        timed section boots that kernel (riscv64-icount: yes; x86_64-icount
+        beside x86_64, and arm64-icount beside arm64-nopac: no)."""
+        runs = [br.Run('x86_64'), br.Run('x86_64-icount', {'serial': '1'}),
+                br.Run('arm64-nopac'), br.Run('arm64-icount', {'serial': '1'}),
+                br.Run('riscv64-icount', {'serial': '1'})]
+        self.assertEqual(br.serial_only(runs), frozenset({'riscv64-icount'}))
+        insn: Dict[str, object] = {'lrb': {'reserve': 135, 'commit': 40, 'total': 175,
+                                           'clock': 51, 'functions': ['lrb_lock_reserve']}}
+        run = br.parse_log((DATA / 'bench' / 'x86_64-icount.log').read_text(), 'riscv64-icount')
+        alone = br.render_markdown([run], br.Env('make bench', {}, {'riscv64-icount': insn}))
+        self.assertIn('### Static instruction count of the write fast path', alone)
+        beside = br.render_markdown([br.Run('riscv64'), run],
+                                    br.Env('make bench', {}, {'riscv64-icount': insn}))
+        self.assertNotIn('### Static instruction count of the write fast path', beside)
+
     def test_serial_from_config(self) -> None:
         self.assertTrue(self.serial_run.serial)
         self.assertFalse(run_of_log().serial)
