@@ -3,7 +3,8 @@
 on each base, fixed and unfixed (tools/lrb_harness/upstream.py).
 
     tools/upstream.py [--base 6.12,6.1] [--arch x86_64,arm64] [--runs N]
-                      [--variant fixed,unfixed,iter-unfixed] [--no-text] [--jobs N]
+                      [--variant fixed,unfixed,iter-unfixed,head-unfixed] [--no-text]
+                      [--jobs N]
     tools/upstream.py export BASE    write the tree's commits to the series directory
 
 make upstream runs the first (BASE=, ARCH=, RUNS=, JOBS=). Exit 0 when every
@@ -37,7 +38,7 @@ def print_results(done: List[upstream.BaseResult], out_dir: Path) -> int:
                 cli.plain(f'       {line}')
         for text in res.texts:
             cli.plain(f'  {"ok  " if text.ok else "FAIL"} {text.arch}: ring_buffer.o with the '
-                      f'hooks off, the fix alone and with the hooks patch: {text.detail} '
+                      f'hooks off, the fixes alone and with the rest of the series: {text.detail} '
                       f'({text.seconds:.0f} s)')
             failures += not text.ok
         cli.plain('')
@@ -55,7 +56,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument('--base', action='append', help='6.12, 6.1 (default both)')
     ap.add_argument('--arch', action='append', help='x86_64, arm64 (default both)')
     ap.add_argument('--variant', action='append',
-                    help='fixed, unfixed, iter-unfixed (default all)')
+                    help='fixed, unfixed, iter-unfixed, head-unfixed (default all; '
+                         'head-unfixed where the series has the head push fix)')
     ap.add_argument('--runs', type=int, default=upstream.DEFAULT_RUNS,
                     help=f'boots per build (default {upstream.DEFAULT_RUNS})')
     ap.add_argument('--no-text', action='store_true',

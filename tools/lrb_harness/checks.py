@@ -41,10 +41,10 @@ def _system_python_env() -> Dict[str, str]:
     return env
 
 
-# The standalone series for the tracing list whose hook patch opens the
-# bench's series (kernel-patch/upstream-6.12/0002, as it applies without the
-# fix): the bench's copy is that patch, whose Signed-off-by is left to
-# whoever submits it
+# The standalone series for the tracing list, whose head push fix and hook
+# patch open the bench's series (kernel-patch/upstream-6.12/0002 and 0003,
+# the hooks as they apply without the reader-page fix): the bench's copies
+# are those patches, whose Signed-off-by is left to whoever submits them
 STANDALONE_DIR = 'kernel-patch/upstream-6.12'
 STANDALONE_IGNORED = {
     'MISSING_SIGN_OFF': "the standalone series' Signed-off-by is left to whoever submits it",

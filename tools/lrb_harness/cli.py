@@ -428,7 +428,8 @@ CI_EXTRA_PASSES = [('kcsan+lockdep+ftrace', 'x86_64'), ('kcsan', 'arm64-lse'),
 ALL_SANITIZER_PASSES = [(p, 'x86_64,arm64-lse') for p in ('kcsan', 'kasan', 'lockdep', 'kmemleak')]
 # make upstream's (base, arch) passes that `test` runs too (not test-quick,
 # not another profile): the standalone series' checks and cover letter, its
-# suite fixed and unfixed, booted once each (upstream.CI_VARIANTS, CI_RUNS);
+# suite fixed, without the reader-page fix and without the head push fix,
+# booted once each (upstream.CI_VARIANTS, CI_RUNS);
 # their cases count in the closing line. 6.1 and arm64 stay in `make
 # upstream` (docs/upstream/README.md, "In make test")
 UPSTREAM_IN_TEST: List[Tuple[str, str]] = [('6.12', 'x86_64')]

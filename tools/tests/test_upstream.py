@@ -31,6 +31,13 @@ static void rb_advance_iter(void)
 	c = 2;
 	d = 2;
 }
+
+static void rb_handle_head_page(void)
+{
+	a = 3;
+	b = 3;
+	c = 3;
+}
 '''
 FILES = {
     '.gitignore': '/*\n',
@@ -47,6 +54,29 @@ KTAP_LOG = '''[    1.0] KTAP version 1
 [    1.2]     ok 2 iter_outer_commit_between_checks
 [    1.2] # ring_buffer: pass:1 fail:1 skip:0 total:2
 [    1.2] not ok 1 ring_buffer
+'''
+# The head case red, with the writer's RB_WARN_ON() while it ran; a report
+# before the cases (at boot) and one after them
+WARN_LOG = '''[    0.5] WARNING: CPU: 0 PID: 1 at kernel/foo.c:1 foo_init+0x1/0x2
+[    0.5] Call Trace:
+[    1.0] KTAP version 1
+[    1.0] 1..1
+[    1.0]     KTAP version 1
+[    1.0]     # Subtest: ring_buffer
+[    1.0]     1..2
+[    1.1]     ok 1 reader_outer_commit_between_checks
+[    1.2] ------------[ cut here ]------------
+[    1.2] WARNING: CPU: 0 PID: 95 at kernel/trace/ring_buffer.c:3455 rb_move_tail+0x364/0x750
+[    1.2] Modules linked in:
+[    1.2] Call Trace:
+[    1.2]  <TASK>
+[    1.2]  ring_buffer_lock_reserve+0x1/0x2
+[    1.2] ---[ end trace 0000000000000000 ]---
+[    1.3]     # reader_takes_outer_writers_new_head: EXPECTATION FAILED at x.c:2
+[    1.3]     not ok 2 reader_takes_outer_writers_new_head
+[    1.3] # ring_buffer: pass:1 fail:1 skip:0 total:2
+[    1.3] not ok 1 ring_buffer
+[    1.4] BUG: sleeping function called from invalid context at y.c:3
 '''
 
 
@@ -136,8 +166,12 @@ class TreeTest(TempDirTest):
         edit(src, 'a = 1;', 'a = 11;')
         edit(src, 'a = 2;', 'a = 22;')
         self.commit('ring-buffer: Fix it')
+        edit(src, 'b = 3;', 'b = 33;')
+        self.commit(upstream.HEAD_FIX)
         edit(src, 'c = 1;', 'c = 1;\n\thook(1);')
         edit(src, 'c = 2;', 'c = 2;\n\thook(2);')
+        write(self.tree / upstream.PRIVATE_HEADER, '/* hooks */\n')
+        git(self.tree, 'add', '-f', upstream.PRIVATE_HEADER)
         self.commit('ring-buffer: Add hooks')
         write(self.tree / 'kernel/trace/test.c', '// SPDX-License-Identifier: GPL-2.0\n')
         git(self.tree, 'add', '-f', 'kernel/trace/test.c')
@@ -158,7 +192,14 @@ class TreeTest(TempDirTest):
     def test_export(self) -> None:
         sdir = self.base.series_dir(self.repo)
         self.assertEqual((sdir / 'series').read_text().split(), self.names)
-        self.assertEqual(len(self.names), 3)
+        self.assertEqual(len(self.names), 4)
+        patches = upstream.read_series(sdir)
+        self.assertEqual(upstream.subjects(patches)[1], upstream.HEAD_FIX)
+        # the fixes: the patches before the one that adds the private header
+        self.assertEqual(upstream.hooks_patch(patches), 2)
+        self.assertEqual(upstream.applicable(upstream.VARIANTS, patches), upstream.VARIANTS)
+        with self.assertRaises(HarnessError):
+            upstream.hooks_patch(patches[:2])
         for name in self.names:
             text = (sdir / name).read_text()
             self.assertEqual(upstream.identity_problems(name, text), [])
@@ -171,16 +212,30 @@ class TreeTest(TempDirTest):
         fixed = self.source(prep, upstream.FIXED)
         self.assertIn('a = 11;', fixed)
         self.assertIn('a = 22;', fixed)
+        self.assertIn('b = 33;', fixed)
         self.assertIn('hook(2);', fixed)
         unfixed = self.source(prep, upstream.UNFIXED)
         self.assertIn('a = 1;', unfixed)
         self.assertIn('a = 2;', unfixed)
+        self.assertIn('b = 33;', unfixed)    # without the reader-page fix only
         self.assertIn('hook(1);', unfixed)
         self.assertTrue((self.tree / 'kernel/trace/test.c').is_file())
         part = self.source(prep, upstream.ITER_UNFIXED)
         self.assertIn('a = 11;', part)
         self.assertIn('a = 2;', part)
+        self.assertIn('b = 33;', part)
         self.assertIn('hook(2);', part)
+        head = self.source(prep, upstream.HEAD_UNFIXED)
+        self.assertIn('a = 11;', head)
+        self.assertIn('a = 22;', head)
+        self.assertIn('b = 3;', head)
+        self.assertIn('hook(1);', head)
+        self.assertTrue((self.tree / 'kernel/trace/test.c').is_file())
+        picked = git(self.tree, 'log', '--format=%s',
+                     f'{upstream.BASE_TAG}..{prep.commits[upstream.HEAD_UNFIXED.name]}')
+        self.assertEqual(picked.split('\n')[:3],
+                         ['ring-buffer: Add a test', 'ring-buffer: Add hooks',
+                          'ring-buffer: Fix it'])
         self.assertEqual(git(self.tree, 'log', '-1', '--format=%an <%ae>').strip(),
                          upstream.AM_AUTHOR)
         # Back at a variant, the file has its commit's time, whatever the day
@@ -201,6 +256,23 @@ class TreeTest(TempDirTest):
         self.assertNotEqual(third.commits['fixed'], prep.commits['fixed'])
         self.assertEqual(mtimes(self.tree), before)
 
+    def test_a_series_without_the_head_fix(self) -> None:
+        """6.1's: no head-unfixed variant; asked for, prepare() says why."""
+        sdir = self.base.series_dir(self.repo)
+        (sdir / self.names[1]).unlink()
+        (sdir / 'series').write_text('\n'.join(self.names[:1] + self.names[2:]) + '\n')
+        patches = upstream.read_series(sdir)
+        self.assertEqual(upstream.applicable(upstream.VARIANTS, patches),
+                         [upstream.FIXED, upstream.UNFIXED, upstream.ITER_UNFIXED])
+        self.assertEqual(upstream.hooks_patch(patches), 1)
+        with self.assertRaises(HarnessError) as caught:
+            upstream.prepare(self.base, self.repo, self.cache, upstream.VARIANTS,
+                             self.said.append, force=True)
+        self.assertIn('head-unfixed', caught.exception.message)
+        prep = upstream.prepare(self.base, self.repo, self.cache, upstream.CI_VARIANTS[:2],
+                                self.said.append, force=True)
+        self.assertNotIn('b = 33;', self.source(prep, upstream.FIXED))
+
     def test_work_in_the_tree_is_kept(self) -> None:
         self.prepare()
         write(self.tree / 'kernel/trace/test.c', '// SPDX-License-Identifier: GPL-2.0\n// x\n')
@@ -216,6 +288,59 @@ class ResultsTest(TempDirTest):
         got = upstream.statuses(KTAP_LOG.splitlines())
         self.assertEqual(got, {f'ring_buffer.{upstream.READER_CASE}': ktap.FAIL,
                                f'ring_buffer.{upstream.ITER_CASE}': ktap.PASS})
+
+    def test_kernel_reports_by_case(self) -> None:
+        lines = WARN_LOG.splitlines()
+        head = f'ring_buffer.{upstream.HEAD_CASE}'
+        reports = upstream.kernel_reports(lines)
+        self.assertEqual([where for where, _ in reports], ['', head, ''])
+        self.assertTrue(upstream.is_rb_warning(reports[1][1]))
+        self.assertFalse(upstream.is_rb_warning(reports[0][1]))
+        self.assertIn('BUG: sleeping function', reports[2][1])
+        self.assertEqual(upstream.statuses(lines)[head], ktap.FAIL)
+        # A second WARNING right after the first one's trace is a report of
+        # its own, the lines of a trace are not
+        at = lines.index('[    1.2] ---[ end trace 0000000000000000 ]---') + 1
+        twice = lines[:at] + lines[at - 7:at] + lines[at:]
+        self.assertEqual([where for where, _ in upstream.kernel_reports(twice)],
+                         ['', head, head, ''])
+
+    def test_warnings_expected_exactly(self) -> None:
+        head = f'ring_buffer.{upstream.HEAD_CASE}'
+        reader = f'ring_buffer.{upstream.READER_CASE}'
+        warning = (head, 'warning: WARNING: CPU: 0 PID: 95 at kernel/trace/ring_buffer.c:3455 '
+                         'rb_move_tail+0x364/0x750')
+        run = upstream.VariantRun('6.12', 'x86_64', 'head-unfixed',
+                                  list(upstream.HEAD_UNFIXED.red),
+                                  warns=list(upstream.HEAD_UNFIXED.warns))
+        red = {reader: ktap.PASS, head: ktap.FAIL}
+        run.boots = [upstream.Boot(red, 1, 2.0, '', [warning]),
+                     upstream.Boot(red, 1, 2.0, '', []),
+                     upstream.Boot(red, 1, 2.0, '', [warning, warning]),
+                     upstream.Boot(red, 1, 2.0, '', [(reader, warning[1])]),
+                     upstream.Boot(red, 1, 2.0, '', [(head, 'warning: WARNING: at mm/x.c:1 f')])]
+        self.assertEqual([run.as_expected(b) for b in run.boots],
+                         [True, False, False, False, False])
+        self.assertEqual(run.report_problems(run.boots[1]),
+                         [f'{head}: no WARNING in {upstream.SOURCE}, expected (RB_WARN_ON() '
+                          'without the fix)'])
+        self.assertEqual(len(run.report_problems(run.boots[3])), 2)
+        # fixed: the same WARNING is a failure
+        fixed = upstream.VariantRun('6.12', 'x86_64', 'fixed', [])
+        fixed.boots = [upstream.Boot({reader: ktap.PASS, head: ktap.PASS}, 0, 2.0, '',
+                                     [warning])]
+        self.assertEqual(fixed.matched(), 0)
+        passed, failed, _, problems = upstream.count_run(fixed)
+        self.assertEqual((passed, failed), (2, 1))
+        self.assertEqual(problems, [f'6.12 x86_64 fixed kernel report: {head}: {warning[1]}, '
+                                    'unexpected'])
+        passed, failed, _, problems = upstream.count_run(run)
+        self.assertEqual((passed, failed), (10, 6))
+        table = upstream.figures([run, fixed])
+        self.assertIn('head case', table[0])
+        self.assertIn('red 5/5, WARNING 2/5', table[1])
+        self.assertIn('-', table[1].split())      # the iterator case: not run
+        self.assertIn('green 1/1', table[2])
 
     def test_expectations_and_figures(self) -> None:
         run = upstream.VariantRun('6.12', 'x86_64', 'iter-unfixed', list(upstream.ITER_UNFIXED.red),
@@ -325,8 +450,9 @@ class CiTest(TempDirTest):
                                        2, lambda _m: None)
         finally:
             upstream.run = real
-        self.assertEqual(calls, [('6.12', 'x86_64', ['fixed', 'unfixed'], 1, False),
-                                 ('6.1', 'arm64', ['fixed', 'unfixed'], 1, False)])
+        ci = ['fixed', 'unfixed', 'head-unfixed']
+        self.assertEqual(calls, [('6.12', 'x86_64', ci, 1, False),
+                                 ('6.1', 'arm64', ci, 1, False)])
         first, second = found
         self.assertEqual((first.passed, first.failed, first.skipped), (3, 1, 0))
         self.assertFalse(first.ok())
