@@ -16,6 +16,7 @@ matches. LRB_NO_BUILD_STAMP=1 always builds.
 
 import hashlib
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import List, Mapping, Optional, Sequence
@@ -27,6 +28,9 @@ DISABLE = 'LRB_NO_BUILD_STAMP'
 BUILD_ARGS = ('--build_dir=', '--kunitconfig=', '--arch=', '--qemu_config=',
               '--cross_compile=', '--make_options=')
 FILE_ARGS = ('--kunitconfig=', '--qemu_config=')
+# A QEMU config that runs another's code first (the -icount ones run their
+# base target's, whose kconfig kunit.py merges too) names it thus
+QEMU_CONFIG_BASE = re.compile(r"os\.path\.join\(os\.path\.dirname\(__file__\), '([\w.-]+\.py)'\)")
 
 
 def _run(cmd: Sequence[str], cwd: Optional[Path] = None) -> str:
@@ -49,6 +53,17 @@ def tree_digest(tree: Path, tree_state: Path) -> str:
     return digest.hexdigest()
 
 
+def file_chain(path: Path) -> List[Path]:
+    """A file the build reads, and the QEMU configs whose code it runs."""
+    chain = [path]
+    while chain[-1].suffix == '.py' and chain[-1].is_file() and len(chain) < 8:
+        base = QEMU_CONFIG_BASE.search(chain[-1].read_text(errors='replace'))
+        if not base:
+            break
+        chain.append(chain[-1].parent / base.group(1))
+    return chain
+
+
 def inputs(command: Sequence[str], tree: Path, tree_state: Path, compiler: str) -> str:
     """The digest of what the build of this kunit.py command is made of."""
     digest = hashlib.sha256()
@@ -58,9 +73,9 @@ def inputs(command: Sequence[str], tree: Path, tree_state: Path, compiler: str) 
         if arg.startswith(FILE_ARGS):
             # a file by its contents, not its path: the same in every clone
             option, value = arg.split('=', 1)
-            path = Path(value)
-            digest.update(option.encode() + b'=' + path.name.encode() + b'\0')
-            digest.update((path.read_bytes() if path.is_file() else b'(missing)') + b'\0')
+            for path in file_chain(Path(value)):
+                digest.update(option.encode() + b'=' + path.name.encode() + b'\0')
+                digest.update((path.read_bytes() if path.is_file() else b'(missing)') + b'\0')
         else:
             digest.update(arg.encode() + b'\0')
     digest.update(tree_digest(tree, tree_state).encode() + b'\0')

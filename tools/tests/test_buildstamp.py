@@ -55,6 +55,22 @@ class BuildStampTest(unittest.TestCase):
         self.assertEqual(len({before, after_config, after_state,
                               self.digest('--make_options=CC=ccache gcc')}), 4)
 
+    def test_the_config_an_icount_config_runs_counts(self) -> None:
+        """An -icount QEMU config runs its base config's code, whose kconfig
+        kunit.py merges: a change of the base changes the digest."""
+        base = self.root / 'x86_64.py'
+        base.write_text("QEMU_ARCH = 1  # kconfig='CONFIG_A=y'\n")
+        icount = self.root / 'x86_64-icount.py'
+        icount.write_text("_BASE = os.path.join(os.path.dirname(__file__), 'x86_64.py')\n")
+        self.assertEqual(buildstamp.file_chain(icount), [icount, base])
+        before = self.digest(f'--qemu_config={icount}')
+        base.write_text("QEMU_ARCH = 1  # kconfig='CONFIG_B=y'\n")
+        self.assertNotEqual(self.digest(f'--qemu_config={icount}'), before)
+        # the real ones name their base so
+        real = Path(__file__).resolve().parent.parent / 'qemu_configs' / 'arm-icount.py'
+        self.assertEqual([p.name for p in buildstamp.file_chain(real)],
+                         ['arm-icount.py', 'arm.py'])
+
     def test_an_uncommitted_change_counts(self) -> None:
         """A planted bug is written into the tree, not committed."""
         env = {'GIT_AUTHOR_NAME': 't', 'GIT_AUTHOR_EMAIL': 't@t', 'GIT_COMMITTER_NAME': 't',
