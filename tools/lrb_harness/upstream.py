@@ -3,9 +3,9 @@
 kernel-patch/upstream-<base>/ (base 6.12 or 6.1) holds a series against
 Debian's pristine linux-source-<base>: the fix of the reader-page race,
 the test hooks, the KUnit test (kernel/trace/ring_buffer_kunit.c), with
-its `series` file and cover-letter.txt; 6.12's also has the fix of the
-head push a reader takes from under its writer (HEAD_FIX, patch 2) and a
-last patch with its hook point and KUnit case (HEAD_CASE). Per base, `make
+its `series` file and cover-letter.txt, and the fix of the head push a
+reader takes from under its writer (HEAD_FIX, patch 2) with a last patch
+that adds its hook point and KUnit case (HEAD_CASE). Per base, `make
 upstream`:
 
 - prepares a kernel tree of its own, <cache>/upstream/linux-<base>: the
@@ -18,7 +18,7 @@ upstream`:
                    others
     head-unfixed   the series without HEAD_FIX: the others cherry-picked
                    onto the base; only for a series that has HEAD_FIX
-                   (6.12, not 6.1), skipped for the others
+                   (both have it), skipped for one that has not
   The branches are made in a scratch worktree (linux-<base>-scratch). The
   tree itself goes from one variant to the next for its builds, which
   changes kernel/trace/ring_buffer.c alone, and gives the files it changes
@@ -980,7 +980,7 @@ def figures(runs: List[VariantRun]) -> List[str]:
 
         def cell(case: str) -> str:
             """red/green and the boots that had it so; '-' where no boot
-            ran the case (6.1 has no head case); the boots with the
+            ran the case (a series without the head case); the boots with the
             expected WARNING"""
             full = f'{SUITE}.{case}'
             if n and not any(full in b.statuses for b in run.boots):

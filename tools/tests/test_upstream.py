@@ -257,7 +257,8 @@ class TreeTest(TempDirTest):
         self.assertEqual(mtimes(self.tree), before)
 
     def test_a_series_without_the_head_fix(self) -> None:
-        """6.1's: no head-unfixed variant; asked for, prepare() says why."""
+        """A series without HEAD_FIX has no head-unfixed variant; asked for,
+        prepare() says why."""
         sdir = self.base.series_dir(self.repo)
         (sdir / self.names[1]).unlink()
         (sdir / 'series').write_text('\n'.join(self.names[:1] + self.names[2:]) + '\n')
