@@ -26,7 +26,7 @@ import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
@@ -531,7 +531,7 @@ and which of them were kept.
 
 
 def render_markdown(runs: Sequence[Run], env: Env) -> str:
-    env.serial_only = serial_only(runs)
+    env = replace(env, serial_only=serial_only(runs))
     lines = [INTRO.format(command=env.command)]
     for run in runs:
         lines += arch_section(run, env)
