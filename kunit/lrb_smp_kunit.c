@@ -923,6 +923,61 @@ static void reader_swap_after_head_went_round(struct kunit *test)
 }
 
 /*
+ * In the reader's hook, after the lap: 2^24 - 1 attempts to reset p1 more,
+ * each lost to a nested writer, which with the lap's bring p1's 24-bit
+ * version back where the reader read it, as 2^24 laps would.
+ */
+static void race_version_back(struct lrb_script *c)
+{
+	KUNIT_EXPECT_EQ(c->test, 0,
+			lrb_test_bump_resets(c->buf, c->cpu, 1,
+					     LRB_TEST_VERSION_PERIOD - 1));
+}
+
+/*
+ * reader_swap_after_head_went_round with the head page's version back
+ * where the reader read it when it swaps: the reader compares the page's
+ * reset count, 64 bits, which no wait of the reader wraps, so it still
+ * sees the lap and reports the whole loss with the page's first event.
+ */
+static void reader_swap_after_version_came_back(struct kunit *test)
+{
+	struct lrb_script *c = race_start(test, LRB_FL_OVERWRITE);
+	const struct lrb_snap_page *before, *after;
+	struct lrb_script_step *st;
+	struct lrb_event *ev;
+	unsigned long lost;
+
+	race_setup_writes(c, BIG, 0, 4);
+	/* Bad arguments: refused */
+	KUNIT_EXPECT_EQ(test, -EINVAL, lrb_test_bump_resets(c->buf, c->cpu, 5, 1));
+	KUNIT_EXPECT_EQ(test, -EINVAL, lrb_test_bump_resets(c->buf, -1, 1, 1));
+	st = race_pause(c, READER, LRB_HOOK_READER_BEFORE_SWAP, 1, 1, 2,
+			"the reader read p1's reset count and the overrun; paused before its swap",
+			"p1 --> p2 --> p3 --> p4 -H->", "head=p1 rnext=p2 rflag=H overrun=0");
+	st->pause = race_version_back;
+	race_pause(c, READER, LRB_HOOK_READER_AFTER_SWAP, 1, 0, 0,
+		   "the writer went round the ring, p1's version came back, and the swap succeeded",
+		   "p4 --> p0 -H-> p2 --> p3 -->",
+		   "staleprev=p2:p1 tail=p4 overrun=4 pages_lost=4");
+	lrb_script_writer_add(c, BIG, 4);
+	lrb_script_writer_add(c, BIG, 5);
+	lrb_script_writer_add(c, BIG, 6);
+	lrb_script_writer_add(c, BIG, 7);
+	race_go(c, 1, 2);
+	ev = race_consume(c, &lost);
+	race_finish(c);
+	before = &c->snaps[0].page[1];
+	after = &c->snaps[1].page[1];
+	KUNIT_EXPECT_EQ_MSG(test, after->version, before->version,
+			    "precondition: p1's version back where the reader read it");
+	KUNIT_EXPECT_EQ_MSG(test, after->resets,
+			    before->resets + LRB_TEST_VERSION_PERIOD,
+			    "precondition: one lap's reset of p1 and the bumped ones");
+	race_read_lap(c, ev, lost, 0, "lrb only: the kernel has no version");
+}
+
+/*
  * The same lap, begun between the reader's walk and its version read: the
  * first push resets the head page before the version is read, so the
  * version cannot tell the lap. The HEADER read again after the version is
@@ -1180,6 +1235,7 @@ static struct kunit_case lrb_smp_cases[] = {
 	KUNIT_CASE(read_page_copies_what_it_checked),
 	KUNIT_CASE(reader_push_count_behind_barrier),
 	KUNIT_CASE(reader_swap_after_head_went_round),
+	KUNIT_CASE(reader_swap_after_version_came_back),
 	KUNIT_CASE(reader_header_gone_before_version),
 	KUNIT_CASE(writer_commit_prev_goes_stale),
 	KUNIT_CASE(counters_add_up_while_writer_counts),

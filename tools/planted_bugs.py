@@ -194,10 +194,21 @@ SYNC_PLANTS: List[Plant] = [
           "the reader does not count the pushes again when the head went round the ring "
           "between its overrun read and its swap (the late loss report the model found)",
           'default', 'x86_64', ['lrb_smp'],
-          '\tif (unlikely((local64_read(&head->write) & LRB_VERSION_MASK) != version))\n'
+          '\tif (unlikely(local64_read(&head->resets) != resets))\n'
           '\t\toverwrite = lrb_reader_overrun(cb);\n',
           '',
           failed_case('reader_swap_after_head_went_round'), kernel_args=()),
+    Plant('reader_compares_version',
+          "the reader tells a lap by the head page's 24-bit version, not by its 64-bit "
+          'reset count: 2^24 laps while it waits before its swap bring the version back, '
+          'and the loss is reported a page late',
+          'default', 'x86_64', ['lrb_smp'],
+          '\t\tresets = local64_read(&head->resets);\n',
+          '\t\tresets = local64_read(&head->write) & LRB_VERSION_MASK;\n',
+          failed_case('reader_swap_after_version_came_back'), kernel_args=(),
+          more=[('\tif (unlikely(local64_read(&head->resets) != resets))\n',
+                 '\tif (unlikely((local64_read(&head->write) & LRB_VERSION_MASK) != '
+                 'resets))\n')]),
     # The kernel's stress runs may settle an unreported gap with a later
     # report (stress_ops.silent_loss: `late`); lrb's may not
     Plant('loss_reported_late',
