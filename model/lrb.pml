@@ -36,12 +36,19 @@
  *              most RCALLS times while writers run, then drains
  *   LTL_SETTLES  the claim "every run ends with the final checks" (pan -a -f)
  *   NO_COMMIT_CHECK  leave out the check of a commit index at publication
- *   VER_MOD    0: versions never wrap (a byte no run fills); N > 0: versions
- *              count modulo N, lrb's 24-bit version narrowed until it wraps
- *              within a run. Safe by construction when N exceeds DEPTH: a
- *              writer's bump-to-reset window sees at most one bump per
- *              writer nested above it (none can lap the ring past the
- *              commit page); M_VER_WRAP makes N = 2 under DEPTH 2
+ *   VER_MOD    0: versions never wrap (a byte no run fills); N > 0: the
+ *              writers' reset cmpxchg compares versions modulo N, lrb's
+ *              24-bit version narrowed until it wraps within a run. Safe
+ *              by construction when N exceeds DEPTH: a writer's
+ *              bump-to-reset window sees at most one bump per writer
+ *              nested above it (none can lap the ring past the commit
+ *              page); M_VER_WRAP makes N = 2 under DEPTH 2. The reader
+ *              compares the count in full (lrb's 64-bit @resets), which
+ *              no run wraps, however many laps it waits through;
+ *              M_READER_VERSION makes it compare the narrow version
+ *   RECHECK_AT_SWAP  1: the reader's lap recheck in the step of its swap, so
+ *              that no push comes between them (docs/model.md, "The early
+ *              loss report"); sequentially consistent only (WEAK 0)
  *   EXACT_LOST 1: each loss reported with the first event read after it, not
  *              only never before it (the lap rechecks of the reader's swap
  *              keep it when the head goes a whole lap round the ring:
@@ -55,7 +62,8 @@
  *     M_NO_END_RECHECK, M_NO_NEXT_COMMIT_CHECK, M_NO_TAIL_RECHECK,
  *     M_NO_READER_PAGE_CHECK, M_NO_EMPTY_HEAD_CHECK, M_CLEAR_AFTER_RECHECK,
  *     M_RDCPU_SPIN, M_READER_PAGE_STALE (lrb before its fix: docs/model.md),
- *     M_VER_WRAP (a version with fewer values than writers in one window)
+ *     M_VER_WRAP (a version with fewer values than writers in one window),
+ *     M_READER_VERSION (the reader tells a lap by the narrow version)
  *   barriers, the writers' end: M_NO_WMB_INDEX, M_NO_WMB_INDEX_LOOP,
  *     M_NO_WMB_INDEX_TAIL, M_NO_WMB_COMMIT_PAGE,
  *     M_PUSHING_UNORDERED, M_OVERRUN_UNORDERED, M_VERSION_UNORDERED,
@@ -76,6 +84,18 @@
 #endif
 #ifndef VER_MOD
 #define VER_MOD		0
+#endif
+/* A version as the writers' reset cmpxchg compares it */
+#if VER_MOD > 0
+#define VER_OF(v)	((v) % VER_MOD)
+#else
+#define VER_OF(v)	(v)
+#endif
+/* and as the reader compares it */
+#ifdef M_READER_VERSION
+#define RVER_OF(v)	VER_OF(v)
+#else
+#define RVER_OF(v)	(v)
 #endif
 #ifndef DEPTH
 #define DEPTH		2
@@ -110,6 +130,9 @@
 #ifndef EXACT_LOST
 #define EXACT_LOST	0
 #endif
+#ifndef RECHECK_AT_SWAP
+#define RECHECK_AT_SWAP	0
+#endif
 #ifndef WEAK
 #define WEAK		0
 #endif
@@ -128,6 +151,9 @@
 #endif
 #if RDCPU && !READER
 #error "RDCPU needs READER=1"
+#endif
+#if RECHECK_AT_SWAP && WEAK
+#error "RECHECK_AT_SWAP takes the recheck's loads as plain loads: WEAK=0"
 #endif
 
 #define NP		(PAGES + 1)	/* pages, the reader page included */
@@ -170,7 +196,8 @@ mtype = { STAMP, RESERVED, MOVE_TAIL, COMMIT_PREV, HEAD_UPDATE_BEFORE, HEAD_UPDA
 byte nxt[NP];		/* where a page's next pointer points */
 byte flg[NP];		/* and its flag: NORMAL, HEADER, UPDATE */
 byte prv[NP];		/* prev pointers: the reader's */
-byte wver[NP];		/* write word: version (bumped by every reset try), */
+byte wver[NP];		/* write word: version (bumped by every reset try: */
+			/*   lrb's @resets, its version is VER_OF() of it), */
 byte wcnt[NP];		/*   events reserved, */
 byte widx[NP];		/*   slots reserved */
 byte cidx[NP];		/* commit index */
@@ -1088,12 +1115,13 @@ tail_update:
 		IRQ(at_tail_reread);
 		atomic {
 #ifndef M_TAIL_NO_VERSION
+			WSTA(wver, np, wver[np] + 1);
+#if VER_MOD > 0
 			if
-			:: VER_MOD > 0 && wver[np] + 1 == VER_MOD ->
-				/* the narrow version wraps */
-				WSTA(wver, np, 0)
-			:: else -> WSTA(wver, np, wver[np] + 1)
+			:: VER_OF(wver[np]) == 0	/* the narrow version wraps */
+			:: else
 			fi;
+#endif
 #endif
 			ov = wver[np]; oc = wcnt[np]; oi = widx[np]
 #ifndef M_NO_TAIL_RECHECK
@@ -1110,7 +1138,7 @@ tail_update:
 		HOOK(TAIL_RESET);
 		atomic {
 			if
-			:: wver[np] == ov && wcnt[np] == oc && widx[np] == oi ->
+			:: VER_OF(wver[np]) == VER_OF(ov) && wcnt[np] == oc && widx[np] == oi ->
 				assert(own[np * CAP] == 0 && own[np * CAP + 1] == 0);
 				WSTA(wcnt, np, 0);
 				widx[np] = 0;
@@ -1738,6 +1766,13 @@ find_head:
 #ifdef M_NO_RMB_LOOK
 				ARMP(FL_CIDX, fl_cidx_pg, hd);
 #endif
+#if RECHECK_AT_SWAP
+				/* lap_recheck's step, at once */
+				if
+				:: RVER_OF(wver[hd]) != RVER_OF(hv) -> ov = overrun
+				:: else
+				fi;
+#endif
 				skip
 			:: else -> ok = false
 			fi;
@@ -1786,12 +1821,12 @@ swapped:
 		 * so the step has a plain label, which the label check leaves out.
 		 */
 lap_recheck:
-#ifndef M_NO_LAP_RECHECK
+#if !defined(M_NO_LAP_RECHECK) && !RECHECK_AT_SWAP
 		atomic {
 			READY(FL_VER | FL_OV) ->
 			TAKE(FL_VER, fl_ver, f, RLDA(f, wver, hd));
 			if
-			:: f != hv ->
+			:: RVER_OF(f) != RVER_OF(hv) ->
 				TAKE(FL_OV, fl_ov, ov, RLD(ov, overrun));
 				lrb_show(RD, recheck)
 			:: else

@@ -249,12 +249,23 @@ DEPTH2_WRITERS = cfg('p3_depth2_writers', 'three nested writes on two levels, wr
 # writer's window sees more bumps than writers nested above it plus its own
 C_VER1_PUSH = cfg('p3_ver1_push', 'one-bit versions, wrapping: full ring, a nested head push, '
                   'the reader consuming', PUSH, big=True, VER_MOD=2)
+# The same version under the reader: the outer writer takes the head two
+# laps round a full ring of two pages while the reader waits before its
+# swap, which brings the head page's one-bit version back where the reader
+# read it; the reader compares the count in full (lrb's @resets) and
+# reports the loss with the first event after it. The recheck comes in the
+# swap's step: with more than a lap of pushes, one between the swap and the
+# recheck is reported early (docs/model.md, "The early loss report")
+C_VER1_LAPS = cfg('p2_ver1_laps', "one-bit versions: two laps of the head against the "
+                  "reader's swap, the recheck in the swap's step", PAGES=2, PREP=2, OUTER=4,
+                  NEST=0, DEPTH=0, SIZES=2, VER_MOD=2, RECHECK_AT_SWAP=1, big=True)
 
 # `make model`: exhaustive, all of them within 3 minutes on 2 cores
 CI: List[Config] = [
     cfg('p3_push', 'full ring, a nested head push, the reader consuming', PUSH, big=True),
     DEPTH2_WRITERS,
     C_VER1_PUSH,
+    C_VER1_LAPS,
     cfg('p4_depth3_prodcons_writers', 'producer/consumer, four pages, three levels',
         PAGES=4, PREP=4, OUTER=1, NEST=3, DEPTH=3, READER=0, OVERWRITE=0),
     cfg('p3_prodcons', 'producer/consumer, full ring, the reader freeing pages',
@@ -342,6 +353,13 @@ MUTATIONS: List[Mutation] = [
              'M_VER_WRAP', DEPTH2_WRITERS, 'all_counted',
              c_end='the width of the version (LRB_VERSION_MASK): more values than '
                    'LRB_MAX_NESTING', plant='model_version_wrap'),
+    Mutation('reader_version',
+             "lrb_swap_reader_page() tells a lap by the head page's version, narrowed to one "
+             'bit: two laps while the reader waits before its swap bring it back where the '
+             'reader read it, and the loss is reported a page late',
+             'M_READER_VERSION', C_VER1_LAPS, 'exact_loss', extra={'EXACT_LOST': 1},
+             c_end="lrb_swap_reader_page(): the head page's @resets (64 bits), not its "
+                   'version', shortest=False),
     Mutation('nested_commit',
              'nested writers move the commit (lrb_end_commit() commits at any depth)',
              'M_NESTED_COMMIT', WRITERS_ONLY, 'push_count',
