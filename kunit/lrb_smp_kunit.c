@@ -890,6 +890,36 @@ static void race_read_lap(struct lrb_script *c, void *ev, unsigned long lost,
 }
 
 /*
+ * The lap of the two cases below: 4 events on p1 to p4, the reader paused
+ * before its swap of head p1 while the writer writes 4 more, one a page,
+ * pushing every page once; pause, if any, runs in the reader's hook after
+ * that. Returns the first event the reader consumes, its loss in *lost.
+ */
+static struct lrb_event *race_lap_before_swap(struct lrb_script *c,
+					      void (*pause)(struct lrb_script *s),
+					      const char *paused, const char *swapped,
+					      unsigned long *lost)
+{
+	struct lrb_script_step *st;
+	struct lrb_event *ev;
+	u32 seq;
+
+	race_setup_writes(c, BIG, 0, 4);
+	st = race_pause(c, READER, LRB_HOOK_READER_BEFORE_SWAP, 1, 1, 2, paused,
+			"p1 --> p2 --> p3 --> p4 -H->", "head=p1 rnext=p2 rflag=H overrun=0");
+	st->pause = pause;
+	race_pause(c, READER, LRB_HOOK_READER_AFTER_SWAP, 1, 0, 0, swapped,
+		   "p4 --> p0 -H-> p2 --> p3 -->",
+		   "staleprev=p2:p1 tail=p4 overrun=4 pages_lost=4");
+	for (seq = 4; seq < 8; seq++)
+		lrb_script_writer_add(c, BIG, seq);
+	race_go(c, 1, 2);
+	ev = race_consume(c, lost);
+	race_finish(c);
+	return ev;
+}
+
+/*
  * The writers push the head all the way round the ring while the reader is
  * between its overrun read and its swap: the HEADER is back on the pointer
  * it expects, and the swap succeeds. The head page was reset on the way
@@ -902,21 +932,10 @@ static void reader_swap_after_head_went_round(struct kunit *test)
 	struct lrb_event *ev;
 	unsigned long lost;
 
-	race_setup_writes(c, BIG, 0, 4);
-	race_pause(c, READER, LRB_HOOK_READER_BEFORE_SWAP, 1, 1, 2,
-		   "the reader read the overrun and prepared its swap of head p1; paused",
-		   "p1 --> p2 --> p3 --> p4 -H->", "head=p1 rnext=p2 rflag=H overrun=0");
-	race_pause(c, READER, LRB_HOOK_READER_AFTER_SWAP, 1, 0, 0,
-		   "the writer pushed every page once: p4 -H-> p1 again, and the swap succeeded",
-		   "p4 --> p0 -H-> p2 --> p3 -->",
-		   "staleprev=p2:p1 tail=p4 overrun=4 pages_lost=4");
-	lrb_script_writer_add(c, BIG, 4);
-	lrb_script_writer_add(c, BIG, 5);
-	lrb_script_writer_add(c, BIG, 6);
-	lrb_script_writer_add(c, BIG, 7);
-	race_go(c, 1, 2);
-	ev = race_consume(c, &lost);
-	race_finish(c);
+	ev = race_lap_before_swap(c, NULL,
+				  "the reader read the overrun and prepared its swap of head p1; paused",
+				  "the writer pushed every page once: p4 -H-> p1 again, and the swap succeeded",
+				  &lost);
 	/* The kernel's swap cmpxchg cannot tell the lap: the count read before */
 	race_read_lap(c, ev, lost, 0,
 		      "the writer went round the ring between its overrun read and its swap");
@@ -944,29 +963,16 @@ static void reader_swap_after_version_came_back(struct kunit *test)
 {
 	struct lrb_script *c = race_start(test, LRB_FL_OVERWRITE);
 	const struct lrb_snap_page *before, *after;
-	struct lrb_script_step *st;
 	struct lrb_event *ev;
 	unsigned long lost;
 
-	race_setup_writes(c, BIG, 0, 4);
 	/* Bad arguments: refused */
 	KUNIT_EXPECT_EQ(test, -EINVAL, lrb_test_bump_resets(c->buf, c->cpu, 5, 1));
 	KUNIT_EXPECT_EQ(test, -EINVAL, lrb_test_bump_resets(c->buf, -1, 1, 1));
-	st = race_pause(c, READER, LRB_HOOK_READER_BEFORE_SWAP, 1, 1, 2,
-			"the reader read p1's reset count and the overrun; paused before its swap",
-			"p1 --> p2 --> p3 --> p4 -H->", "head=p1 rnext=p2 rflag=H overrun=0");
-	st->pause = race_version_back;
-	race_pause(c, READER, LRB_HOOK_READER_AFTER_SWAP, 1, 0, 0,
-		   "the writer went round the ring, p1's version came back, and the swap succeeded",
-		   "p4 --> p0 -H-> p2 --> p3 -->",
-		   "staleprev=p2:p1 tail=p4 overrun=4 pages_lost=4");
-	lrb_script_writer_add(c, BIG, 4);
-	lrb_script_writer_add(c, BIG, 5);
-	lrb_script_writer_add(c, BIG, 6);
-	lrb_script_writer_add(c, BIG, 7);
-	race_go(c, 1, 2);
-	ev = race_consume(c, &lost);
-	race_finish(c);
+	ev = race_lap_before_swap(c, race_version_back,
+				  "the reader read p1's reset count and the overrun; paused before its swap",
+				  "the writer went round the ring, p1's version came back, and the swap succeeded",
+				  &lost);
 	before = &c->snaps[0].page[1];
 	after = &c->snaps[1].page[1];
 	KUNIT_EXPECT_EQ_MSG(test, after->version, before->version,
