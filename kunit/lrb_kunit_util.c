@@ -461,6 +461,10 @@ void lrb_tb_check_at_end(struct kunit *test, struct lrb_tb *tb)
  *    which does not tell KCSAN (mainline's read_seqcount_latch() does, since
  *    93190bc35d6d "seqlock, treewide: Switch to non-raw seqcount_latch
  *    interface").
+ *  - kthread_is_per_cpu() (the load balancer's can_migrate_task() calls it
+ *    on another CPU's task) reads p->flags with a plain load while that
+ *    task, a kthread of the suites ending, sets PF_EXITING in do_exit():
+ *    the scheduler's own race, on a bit (PF_KTHREAD) that never changes.
  * KCSAN leaves these functions out of its reports for the rest of the boot;
  * every other report, and every one in lrb, still fails the run.
  */
@@ -475,6 +479,7 @@ static const char *const lrb_kcsan_ignored[] = {
 	"!ring_buffer_iter_peek",
 	"!rb_set_head_page",
 	"!ktime_get_mono_fast_ns",
+	"!kthread_is_per_cpu",
 };
 
 /**
