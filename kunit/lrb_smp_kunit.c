@@ -871,37 +871,69 @@ static void reader_push_count_behind_barrier(struct kunit *test)
 /*
  * The lap cases read events 4 to 7 after the 4 events before them were
  * lost: lrb reports the 4 before event 4; the kernel reports kfirst of
- * them there and the rest before event 5 (why: how it got there).
+ * them there and the rest before event 5 (why: how it got there). A page
+ * read takes event 4's page, where only the flag of a loss fits.
  */
-static void race_read_lap(struct lrb_script *c, void *ev, unsigned long lost,
-			  unsigned long kfirst, const char *why)
+static void race_read_lap(struct lrb_script *c, struct race_reader *r,
+			  void *ev, unsigned long lost, unsigned long kfirst,
+			  const char *why)
 {
 	static const u32 rest[] = { 5, 6, 7 };
 	unsigned long klost[] = { 4 - kfirst, 0, 0 };
 
+	if (!ev)
+		race_reader_done(c, r);
+	KUNIT_ASSERT_NOT_NULL(c->test, ev);
 	if (lrb_script_kernel(c)) {
 		lrb_kunit_line(c->test, "kernel differs: %s: %s", K_LATE_LOSS, why);
-		lrb_script_expect_event(c, ev, BIG, 4, lost, kfirst);
+		lrb_script_expect_event(c, ev, BIG, 4, lost,
+					race_want_lost(r, kfirst));
+		race_reader_done(c, r);
 		lrb_script_read(c, rest, bigs, klost, 3);
 		return;
 	}
-	lrb_script_expect_event(c, ev, BIG, 4, lost, 4);
+	lrb_script_expect_event(c, ev, BIG, 4, lost, race_want_lost(r, 4));
+	race_reader_done(c, r);
 	race_read_rest(c, rest, bigs, 3);
 }
 
 /*
- * The lap of the two cases below: 4 events on p1 to p4, the reader paused
- * before its swap of head p1 while the writer writes 4 more, one a page,
- * pushing every page once; pause, if any, runs in the reader's hook after
- * that. Returns the first event the reader consumes, its loss in *lost.
+ * lrb's pages recycled: two laps of the ring written and consumed one
+ * event at a time, then lrb_reset_cpu(), which keeps each page's version
+ * and reset count. The race that follows starts from a new ring's layout
+ * on pages whose counts are not zero.
  */
-static struct lrb_event *race_lap_before_swap(struct lrb_script *c,
-					      void (*pause)(struct lrb_script *s),
-					      const char *paused, const char *swapped,
-					      unsigned long *lost)
+static void race_recycle(struct lrb_script *c)
+{
+	struct lrb_event *ev;
+	unsigned long lost;
+	u32 seq;
+
+	for (seq = 100; seq < 108; seq++) {
+		race_setup_writes(c, BIG, seq, 1);
+		ev = race_consume(c, &lost);
+		lrb_script_expect_event(c, ev, BIG, seq, lost, 0);
+	}
+	KUNIT_ASSERT_EQ(c->test, 0, c->failed);
+	KUNIT_ASSERT_EQ(c->test, 0, lrb_reset_cpu(c->buf, c->cpu));
+	/* The reset zeroed the counters that the end-of-case check compares */
+	c->ok = 0;
+}
+
+/*
+ * The lap of the cases below: 4 events on p1 to p4, the reader (r: by
+ * consuming or by a page read) paused before its swap of head p1 while
+ * the writer writes 4 more, one a page, pushing every page once; pause,
+ * if any, runs in the reader's hook after that. Returns the first event
+ * the reader takes, its loss in *lost.
+ */
+static void *race_lap_before_swap(struct lrb_script *c, struct race_reader *r,
+				  void (*pause)(struct lrb_script *s),
+				  const char *paused, const char *swapped,
+				  unsigned long *lost)
 {
 	struct lrb_script_step *st;
-	struct lrb_event *ev;
+	void *ev;
 	u32 seq;
 
 	race_setup_writes(c, BIG, 0, 4);
@@ -914,7 +946,7 @@ static struct lrb_event *race_lap_before_swap(struct lrb_script *c,
 	for (seq = 4; seq < 8; seq++)
 		lrb_script_writer_add(c, BIG, seq);
 	race_go(c, 1, 2);
-	ev = race_consume(c, lost);
+	ev = race_take(c, r, lost);
 	race_finish(c);
 	return ev;
 }
@@ -923,22 +955,55 @@ static struct lrb_event *race_lap_before_swap(struct lrb_script *c,
  * The writers push the head all the way round the ring while the reader is
  * between its overrun read and its swap: the HEADER is back on the pointer
  * it expects, and the swap succeeds. The head page was reset on the way
- * (its version moved), so the reader counts the pushes again after its
- * swap: the loss it reports with the page's first event is the whole lap.
+ * (its reset count moved), so the reader counts the pushes again after
+ * its swap: the loss it reports with the page's first event is the whole
+ * lap. Both read paths swap through lrb_swap_reader_page(); with recycled,
+ * the pages have been reset before (lrb only: the kernel's reset keeps
+ * its pages' order, not a new ring's).
  */
-static void reader_swap_after_head_went_round(struct kunit *test)
+static void race_swap_after_head_went_round(struct kunit *test,
+					    enum race_take how, bool recycled)
 {
 	struct lrb_script *c = race_start(test, LRB_FL_OVERWRITE);
-	struct lrb_event *ev;
+	const struct lrb_snap_page *before, *after;
+	struct race_reader r;
 	unsigned long lost;
+	void *ev;
 
-	ev = race_lap_before_swap(c, NULL,
+	if (recycled)
+		race_recycle(c);
+	race_reader_init(c, &r, how);
+	ev = race_lap_before_swap(c, &r, NULL,
 				  "the reader read the overrun and prepared its swap of head p1; paused",
 				  "the writer pushed every page once: p4 -H-> p1 again, and the swap succeeded",
 				  &lost);
+	if (!lrb_script_kernel(c)) {
+		before = &c->snaps[0].page[1];
+		after = &c->snaps[1].page[1];
+		KUNIT_EXPECT_EQ_MSG(test, after->resets, before->resets + 1,
+				    "precondition: the lap reset p1 once");
+		if (recycled)
+			KUNIT_EXPECT_NE_MSG(test, before->resets, 0,
+					    "precondition: p1 was reset before the race");
+	}
 	/* The kernel's swap cmpxchg cannot tell the lap: the count read before */
-	race_read_lap(c, ev, lost, 0,
+	race_read_lap(c, &r, ev, lost, 0,
 		      "the writer went round the ring between its overrun read and its swap");
+}
+
+static void reader_swap_after_head_went_round(struct kunit *test)
+{
+	race_swap_after_head_went_round(test, TAKE_CONSUME, false);
+}
+
+static void read_page_swap_after_head_went_round(struct kunit *test)
+{
+	race_swap_after_head_went_round(test, TAKE_READ_PAGE, false);
+}
+
+static void reader_swap_after_head_went_round_recycled(struct kunit *test)
+{
+	race_swap_after_head_went_round(test, TAKE_CONSUME, true);
 }
 
 /*
@@ -954,22 +1019,28 @@ static void race_version_back(struct lrb_script *c)
 }
 
 /*
- * reader_swap_after_head_went_round with the head page's version back
- * where the reader read it when it swaps: the reader compares the page's
- * reset count, 64 bits, which no wait of the reader wraps, so it still
- * sees the lap and reports the whole loss with the page's first event.
+ * The lap above with the head page's version back where the reader read
+ * it when it swaps: the reader compares the page's reset count, 64 bits,
+ * which no wait of the reader wraps, so it still sees the lap and reports
+ * the whole loss with the page's first event; on each read path, and on
+ * recycled pages (lrb only: the kernel has no version).
  */
-static void reader_swap_after_version_came_back(struct kunit *test)
+static void race_swap_after_version_came_back(struct kunit *test,
+					      enum race_take how, bool recycled)
 {
 	struct lrb_script *c = race_start(test, LRB_FL_OVERWRITE);
 	const struct lrb_snap_page *before, *after;
-	struct lrb_event *ev;
+	struct race_reader r;
 	unsigned long lost;
+	void *ev;
 
 	/* Bad arguments: refused */
 	KUNIT_EXPECT_EQ(test, -EINVAL, lrb_test_bump_resets(c->buf, c->cpu, 5, 1));
 	KUNIT_EXPECT_EQ(test, -EINVAL, lrb_test_bump_resets(c->buf, -1, 1, 1));
-	ev = race_lap_before_swap(c, race_version_back,
+	if (recycled)
+		race_recycle(c);
+	race_reader_init(c, &r, how);
+	ev = race_lap_before_swap(c, &r, race_version_back,
 				  "the reader read p1's reset count and the overrun; paused before its swap",
 				  "the writer went round the ring, p1's version came back, and the swap succeeded",
 				  &lost);
@@ -980,7 +1051,25 @@ static void reader_swap_after_version_came_back(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, after->resets,
 			    before->resets + LRB_TEST_VERSION_PERIOD,
 			    "precondition: one lap's reset of p1 and the bumped ones");
-	race_read_lap(c, ev, lost, 0, "lrb only: the kernel has no version");
+	if (recycled)
+		KUNIT_EXPECT_NE_MSG(test, before->resets, 0,
+				    "precondition: p1 was reset before the race");
+	race_read_lap(c, &r, ev, lost, 0, "lrb only: the kernel has no version");
+}
+
+static void reader_swap_after_version_came_back(struct kunit *test)
+{
+	race_swap_after_version_came_back(test, TAKE_CONSUME, false);
+}
+
+static void read_page_swap_after_version_came_back(struct kunit *test)
+{
+	race_swap_after_version_came_back(test, TAKE_READ_PAGE, false);
+}
+
+static void reader_swap_after_version_came_back_recycled(struct kunit *test)
+{
+	race_swap_after_version_came_back(test, TAKE_CONSUME, true);
 }
 
 /*
@@ -992,9 +1081,11 @@ static void reader_swap_after_version_came_back(struct kunit *test)
 static void reader_header_gone_before_version(struct kunit *test)
 {
 	struct lrb_script *c = race_start(test, LRB_FL_OVERWRITE);
+	struct race_reader r;
 	struct lrb_event *ev;
 	unsigned long lost;
 
+	race_reader_init(c, &r, TAKE_CONSUME);
 	race_setup_writes(c, BIG, 0, 4);
 	race_pause(c, READER, LRB_HOOK_READER_HEAD_FOUND, 1, 1, 2,
 		   "the reader's walk found the HEADER on p4 -> p1; paused before the version read",
@@ -1016,7 +1107,7 @@ static void reader_header_gone_before_version(struct kunit *test)
 	race_go(c, 1, 4);
 	ev = race_consume(c, &lost);
 	race_finish(c);
-	race_read_lap(c, ev, lost, 1,
+	race_read_lap(c, &r, ev, lost, 1,
 		      "it read the overrun once, after the first push of the lap");
 }
 
@@ -1241,7 +1332,11 @@ static struct kunit_case lrb_smp_cases[] = {
 	KUNIT_CASE(read_page_copies_what_it_checked),
 	KUNIT_CASE(reader_push_count_behind_barrier),
 	KUNIT_CASE(reader_swap_after_head_went_round),
+	KUNIT_CASE(read_page_swap_after_head_went_round),
+	KUNIT_CASE(reader_swap_after_head_went_round_recycled),
 	KUNIT_CASE(reader_swap_after_version_came_back),
+	KUNIT_CASE(read_page_swap_after_version_came_back),
+	KUNIT_CASE(reader_swap_after_version_came_back_recycled),
 	KUNIT_CASE(reader_header_gone_before_version),
 	KUNIT_CASE(writer_commit_prev_goes_stale),
 	KUNIT_CASE(counters_add_up_while_writer_counts),
@@ -1274,6 +1369,7 @@ static struct kunit_case lrb_smp_kernel_cases[] = {
 	KUNIT_CASE(read_page_takes_header_set_under_outer_new_head),
 	KUNIT_CASE(reader_between_loads_outer_writer_commits),
 	KUNIT_CASE(reader_swap_after_head_went_round),
+	KUNIT_CASE(read_page_swap_after_head_went_round),
 	KUNIT_CASE(reader_header_gone_before_version),
 	{}
 };

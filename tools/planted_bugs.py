@@ -49,6 +49,9 @@ class Plant:
     source: str = SOURCE   # the file of the tree the plant edits
     # further (old, new) edits of the same file, for a bug that spans functions
     more: Sequence[Tuple[str, str]] = ()
+    # further regexes the log must each hold: the other read paths and rings
+    # where the plant's bad state arises
+    also: Sequence[str] = ()
 
 
 # What stale reads (lrb_set_stale_reads()) make of a missing barrier: the
@@ -197,7 +200,9 @@ SYNC_PLANTS: List[Plant] = [
           '\tif (unlikely(local64_read(&head->resets) != resets))\n'
           '\t\toverwrite = lrb_reader_overrun(cb);\n',
           '',
-          failed_case('reader_swap_after_head_went_round'), kernel_args=()),
+          failed_case('reader_swap_after_head_went_round'), kernel_args=(),
+          also=[failed_case('read_page_swap_after_head_went_round'),
+                failed_case('reader_swap_after_head_went_round_recycled')]),
     Plant('reader_compares_version',
           "the reader tells a lap by the head page's 24-bit version, not by its 64-bit "
           'reset count: 2^24 laps while it waits before its swap bring the version back, '
@@ -206,6 +211,8 @@ SYNC_PLANTS: List[Plant] = [
           '\t\tresets = local64_read(&head->resets);\n',
           '\t\tresets = local64_read(&head->write) & LRB_VERSION_MASK;\n',
           failed_case('reader_swap_after_version_came_back'), kernel_args=(),
+          also=[failed_case('read_page_swap_after_version_came_back'),
+                failed_case('reader_swap_after_version_came_back_recycled')],
           more=[('\tif (unlikely(local64_read(&head->resets) != resets))\n',
                  '\tif (unlikely((local64_read(&head->write) & LRB_VERSION_MASK) != '
                  'resets))\n')]),
@@ -631,10 +638,11 @@ class Outcome:
     plant: Plant
     red: bool
     report: str            # the first matching log line, or ''
+    missing: Sequence[str] = ()  # the plant's `also` the log does not hold
 
     @property
     def caught(self) -> bool:
-        return self.red and bool(self.report)
+        return self.red and bool(self.report) and not self.missing
 
     @property
     def as_expected(self) -> bool:
@@ -673,7 +681,9 @@ def run_plant(ctx: cli.Context, prep: tree.Prepared, plant: Plant, jobs: int) ->
         source.write_text(original)
     red = not cli.targets_ok(res.boots, targets)
     logs = [Path(b.log_path) for b in res.boots if b.log_path]
-    return Outcome(plant, red, first_report([p for p in logs if p.is_file()], plant.report))
+    found = [p for p in logs if p.is_file()]
+    return Outcome(plant, red, first_report(found, plant.report),
+                   [pat for pat in plant.also if not first_report(found, pat)])
 
 
 def print_outcomes(outcomes: Sequence[Outcome]) -> None:
@@ -686,6 +696,8 @@ def print_outcomes(outcomes: Sequence[Outcome]) -> None:
                   f'{"yes" if p.expect_caught else "no"}{"" if out.as_expected else "  <- WRONG"}')
         if out.report:
             cli.plain(f'    report: {out.report}')
+        for pat in out.missing:
+            cli.plain(f'    not in the log: {pat}')
         if not p.expect_caught:
             cli.plain(f'    not catchable: {p.why_not}')
 

@@ -104,6 +104,24 @@ class PlantTest(unittest.TestCase):
             self.assertIn('lrb_foo', planted_bugs.first_report([log], planted_bugs.PLANTS[0].report))
             self.assertEqual(planted_bugs.first_report([log], r'unreferenced object'), '')
 
+    def test_caught_needs_every_also(self) -> None:
+        plant = next(p for p in planted_bugs.ALL_PLANTS if p.also)
+        self.assertTrue(planted_bugs.Outcome(plant, True, 'x: EXPECTATION FAILED').caught)
+        missing = planted_bugs.Outcome(plant, True, 'x: EXPECTATION FAILED', [plant.also[0]])
+        self.assertFalse(missing.caught)
+        self.assertFalse(planted_bugs.Outcome(plant, False, 'x: EXPECTATION FAILED').caught)
+
+    def test_also_names_cases_that_exist(self) -> None:
+        kunit = Path(__file__).resolve().parents[2] / 'kunit'
+        cases = set(re.findall(r'KUNIT_CASE\w*\((\w+)', ''.join(
+            f.read_text() for f in kunit.glob('*.c'))))
+        for plant in planted_bugs.ALL_PLANTS:
+            for pat in plant.also:
+                named = re.match(r'\\b(\w+): ', pat)
+                self.assertIsNotNone(named, plant.name)
+                assert named is not None
+                self.assertIn(named.group(1), cases, plant.name)
+
 
 if __name__ == '__main__':
     unittest.main()
