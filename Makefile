@@ -20,7 +20,8 @@
 #   DIR=DIR         where `make series` writes the series (default: results/series)
 #   NOBUILD=1       `make series` without the git am onto the base and the build
 #   M=NAME          mutation of model/lrb.pml for `make model-trail`
-#   BASE=LIST       `make upstream`: 6.12, 6.1 (default both); RUNS=N boots per build (10)
+#   BASE=LIST       `make upstream`: 6.12, 6.1 (default both); RUNS=N boots per build (10);
+#                   LEAN=1 builds with tools/qemu_configs/lean.config, as make test's pass
 
 PYTHON   ?= python3
 WRAPPER  := $(PYTHON) tools/kunit-wrapper.py
@@ -72,7 +73,7 @@ help:
 	@echo 'make upstream      the standalone series of kernel-patch/upstream-6.12, -6.1: git am,'
 	@echo '                   checkpatch, cover letter, its KUnit suite fixed and unfixed on'
 	@echo '                   x86_64 and arm64 (BASE= ARCH= RUNS=; docs/upstream/README.md);'
-	@echo '                   make test runs BASE=6.12 ARCH=x86_64, fixed + unfixed +'
+	@echo '                   make test runs BASE=6.12 ARCH=x86_64 LEAN=1, fixed + unfixed +'
 	@echo '                   head-unfixed, one boot each'
 	@echo 'make check         checkpatch --strict, kernel-doc, kunit/ and bench/ against'
 	@echo '                   their patches, mypy --strict, unit tests, sparse (x86_64, arm64)'
@@ -91,7 +92,7 @@ help:
 	@echo 'make model-barriers  the barriers of lib/lockless_ring_buffer.c, pairs, lines, mutations'
 	@echo 'make clean         remove build dirs and results/'
 	@echo 'make distclean     clean, plus the kernel tree and ccache'
-	@echo 'variables: KERNEL_SRC= FORCE=1 ARCH= PROFILE= GLOB= S= JOBS= M= DIR= NOBUILD=1 BASE= RUNS='
+	@echo 'variables: KERNEL_SRC= FORCE=1 ARCH= PROFILE= GLOB= S= JOBS= M= DIR= NOBUILD=1 BASE= RUNS= LEAN='
 
 deps:
 	@$(DEPS) install
@@ -142,7 +143,7 @@ kernel-fix: deps-check
 	@$(PYTHON) tools/kernel_fix.py $(ARCH_OPT) $(JOBS_OPT)
 
 upstream: deps-check
-	@$(PYTHON) tools/upstream.py $(if $(BASE),--base $(BASE)) $(ARCH_OPT) $(if $(RUNS),--runs $(RUNS)) $(JOBS_OPT)
+	@$(PYTHON) tools/upstream.py $(if $(BASE),--base $(BASE)) $(ARCH_OPT) $(if $(RUNS),--runs $(RUNS)) $(if $(filter-out 0,$(LEAN)),--lean) $(JOBS_OPT)
 
 bench: deps-check
 	@$(WRAPPER) bench $(ARCH_OPT) $(PROFILE_OPT) $(JOBS_OPT) $(foreach a,$(KERNEL_ARGS),--kernel-arg $(a))

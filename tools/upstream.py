@@ -4,10 +4,10 @@ on each base, fixed and unfixed (tools/lrb_harness/upstream.py).
 
     tools/upstream.py [--base 6.12,6.1] [--arch x86_64,arm64] [--runs N]
                       [--variant fixed,unfixed,iter-unfixed,head-unfixed] [--no-text]
-                      [--jobs N]
+                      [--lean] [--jobs N]
     tools/upstream.py export BASE    write the tree's commits to the series directory
 
-make upstream runs the first (BASE=, ARCH=, RUNS=, JOBS=). Exit 0 when every
+make upstream runs the first (BASE=, ARCH=, RUNS=, JOBS=, LEAN=1). Exit 0 when every
 check passed and every boot failed exactly the cases its variant lacks the
 fix for.
 """
@@ -15,6 +15,7 @@ fix for.
 import argparse
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional, Sequence
 
@@ -62,6 +63,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     help=f'boots per build (default {upstream.DEFAULT_RUNS})')
     ap.add_argument('--no-text', action='store_true',
                     help='skip the comparison of ring_buffer.o with the hooks off')
+    ap.add_argument('--lean', action='store_true',
+                    help="build with tools/qemu_configs/lean.config besides kernel/trace's "
+                         "(make test's pass), in build directories of their own")
     ap.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)))
     ap.add_argument('command', nargs='*', help='export BASE')
     args = ap.parse_args(argv)
@@ -80,7 +84,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         bases = [b for b in upstream.BASES
                  if b.name in upstream.pick(args.base, [x.name for x in upstream.BASES],
                                             'base')]
-        arches = [a for a in upstream.ARCHES
+        arches = [replace(a, lean=args.lean) for a in upstream.ARCHES
                   if a.name in upstream.pick(args.arch, [x.name for x in upstream.ARCHES],
                                              'arch')]
         variants = [v for v in upstream.VARIANTS

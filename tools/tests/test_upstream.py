@@ -4,6 +4,7 @@ results of a boot, the figures, and elfcmp on objects the host gcc builds."""
 
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 from typing import Dict, List
 
@@ -425,6 +426,30 @@ class CiTest(TempDirTest):
         broken.error = 'kunit.py run failed before booting (exit 1)'
         self.assertEqual(upstream.count_run(broken)[:3], (0, 1, 0))
 
+    def test_lean_builds_apart_with_the_fragment(self) -> None:
+        tree, bdir = Path('/t'), Path('/b')
+        x86, arm = upstream.ARCHES
+        lean_x86, lean_arm = replace(x86, lean=True), replace(arm, lean=True)
+        base, fixed = upstream.BASES[0], upstream.FIXED
+        self.assertEqual(upstream.build_dir(self.tmp, base, x86, fixed).name,
+                         'upstream-6.12-x86_64-fixed')
+        self.assertEqual(upstream.build_dir(self.tmp, base, lean_x86, fixed).name,
+                         'upstream-6.12-x86_64-lean-fixed')
+        lean_config = f'--kunitconfig={upstream.LEAN_FRAGMENT}'
+        self.assertTrue(upstream.LEAN_FRAGMENT.is_file())
+        self.assertNotIn(lean_config, upstream.kunit_command(tree, 'run', x86, bdir, 2))
+        run = upstream.kunit_command(tree, 'run', lean_x86, bdir, 2)
+        self.assertIn(lean_config, run)
+        self.assertIn('--kernel_args=tsc=reliable', run)
+        boot = upstream.kunit_command(tree, 'exec', lean_x86, bdir, 2)
+        self.assertNotIn(lean_config, boot)
+        self.assertIn('--kernel_args=tsc=reliable', boot)
+        arm_run = upstream.kunit_command(tree, 'run', lean_arm, bdir, 2)
+        self.assertIn(lean_config, arm_run)
+        self.assertFalse([a for a in arm_run if a.startswith('--kernel_args')])
+        self.assertFalse([a for a in upstream.kunit_command(tree, 'run', x86, bdir, 2)
+                          if a.startswith('--kernel_args')])
+
     def test_ci_passes(self) -> None:
         calls = []
 
@@ -433,7 +458,7 @@ class CiTest(TempDirTest):
                      jobs: int, text: bool, force: bool,
                      say: object) -> 'tuple[List[upstream.BaseResult], Path]':
             calls.append((bases[0].name, arches[0].name, [v.name for v in variants], runs,
-                          text))
+                          text, arches[0].lean))
             if bases[0].name == '6.1':
                 raise HarnessError('linux-source-6.1 not found')
             res = upstream.BaseResult(bases[0].name)
@@ -452,8 +477,8 @@ class CiTest(TempDirTest):
         finally:
             upstream.run = real
         ci = ['fixed', 'unfixed', 'head-unfixed']
-        self.assertEqual(calls, [('6.12', 'x86_64', ci, 1, False),
-                                 ('6.1', 'arm64', ci, 1, False)])
+        self.assertEqual(calls, [('6.12', 'x86_64', ci, 1, False, True),
+                                 ('6.1', 'arm64', ci, 1, False, True)])
         first, second = found
         self.assertEqual((first.passed, first.failed, first.skipped), (3, 1, 0))
         self.assertFalse(first.ok())
