@@ -86,7 +86,8 @@ NO_RMB_READER_SIZE = ('\t/* Pairs with the smp_wmb() before the commit index sto
                       '\tlrb_reader_rmb(cb);\n\treturn size;\n',
                       '\treturn size;\n')
 
-# kcsan+lockdep+ftrace and kcsan@arm64-lse: the build directories of make test's passes
+# kcsan+lockdep+ftrace: the build directory of make test's pass; kcsan@arm64-lse:
+# make test-sanitizers'
 PLANTS: List[Plant] = [
     Plant('plain_write_stamp_store',
           "the last event's time stamp, which nested writers in interrupts read, "
