@@ -921,21 +921,28 @@ static void race_recycle(struct lrb_script *c)
 }
 
 /*
- * The lap of the cases below: 4 events on p1 to p4, the reader (r: by
- * consuming or by a page read) paused before its swap of head p1 while
- * the writer writes 4 more, one a page, pushing every page once; pause,
- * if any, runs in the reader's hook after that. Returns the first event
- * the reader takes, its loss in *lost.
+ * The lap of the cases below, on pages recycled first if asked (lrb
+ * only): 4 events on p1 to p4, the reader (r, taking by how) paused
+ * before its swap of head p1 while the writer writes 4 more, one a page,
+ * pushing every page once; pause, if any, runs in the reader's hook after
+ * that. On lrb, p1's reset count must have moved by resets meanwhile, and
+ * have been non-zero before on recycled pages. Returns the first event the
+ * reader takes, its loss in *lost.
  */
 static void *race_lap_before_swap(struct lrb_script *c, struct race_reader *r,
+				  enum race_take how, bool recycled, u64 resets,
 				  void (*pause)(struct lrb_script *s),
 				  const char *paused, const char *swapped,
 				  unsigned long *lost)
 {
+	const struct lrb_snap_page *before, *after;
 	struct lrb_script_step *st;
 	void *ev;
 	u32 seq;
 
+	if (recycled)
+		race_recycle(c);
+	race_reader_init(c, r, how);
 	race_setup_writes(c, BIG, 0, 4);
 	st = race_pause(c, READER, LRB_HOOK_READER_BEFORE_SWAP, 1, 1, 2, paused,
 			"p1 --> p2 --> p3 --> p4 -H->", "head=p1 rnext=p2 rflag=H overrun=0");
@@ -948,6 +955,16 @@ static void *race_lap_before_swap(struct lrb_script *c, struct race_reader *r,
 	race_go(c, 1, 2);
 	ev = race_take(c, r, lost);
 	race_finish(c);
+	if (lrb_script_kernel(c))
+		return ev;
+	before = &c->snaps[0].page[1];
+	after = &c->snaps[1].page[1];
+	KUNIT_EXPECT_EQ_MSG(c->test, after->resets, before->resets + resets,
+			    "precondition: p1's reset count moved by %llu",
+			    (unsigned long long)resets);
+	if (recycled)
+		KUNIT_EXPECT_NE_MSG(c->test, before->resets, 0,
+				    "precondition: p1 was reset before the race");
 	return ev;
 }
 
@@ -965,27 +982,14 @@ static void race_swap_after_head_went_round(struct kunit *test,
 					    enum race_take how, bool recycled)
 {
 	struct lrb_script *c = race_start(test, LRB_FL_OVERWRITE);
-	const struct lrb_snap_page *before, *after;
 	struct race_reader r;
 	unsigned long lost;
 	void *ev;
 
-	if (recycled)
-		race_recycle(c);
-	race_reader_init(c, &r, how);
-	ev = race_lap_before_swap(c, &r, NULL,
+	ev = race_lap_before_swap(c, &r, how, recycled, 1, NULL,
 				  "the reader read the overrun and prepared its swap of head p1; paused",
 				  "the writer pushed every page once: p4 -H-> p1 again, and the swap succeeded",
 				  &lost);
-	if (!lrb_script_kernel(c)) {
-		before = &c->snaps[0].page[1];
-		after = &c->snaps[1].page[1];
-		KUNIT_EXPECT_EQ_MSG(test, after->resets, before->resets + 1,
-				    "precondition: the lap reset p1 once");
-		if (recycled)
-			KUNIT_EXPECT_NE_MSG(test, before->resets, 0,
-					    "precondition: p1 was reset before the race");
-	}
 	/* The kernel's swap cmpxchg cannot tell the lap: the count read before */
 	race_read_lap(c, &r, ev, lost, 0,
 		      "the writer went round the ring between its overrun read and its swap");
@@ -1029,7 +1033,6 @@ static void race_swap_after_version_came_back(struct kunit *test,
 					      enum race_take how, bool recycled)
 {
 	struct lrb_script *c = race_start(test, LRB_FL_OVERWRITE);
-	const struct lrb_snap_page *before, *after;
 	struct race_reader r;
 	unsigned long lost;
 	void *ev;
@@ -1037,23 +1040,15 @@ static void race_swap_after_version_came_back(struct kunit *test,
 	/* Bad arguments: refused */
 	KUNIT_EXPECT_EQ(test, -EINVAL, lrb_test_bump_resets(c->buf, c->cpu, 5, 1));
 	KUNIT_EXPECT_EQ(test, -EINVAL, lrb_test_bump_resets(c->buf, -1, 1, 1));
-	if (recycled)
-		race_recycle(c);
-	race_reader_init(c, &r, how);
-	ev = race_lap_before_swap(c, &r, race_version_back,
+	/* One lap's reset of p1 and the bumped ones */
+	ev = race_lap_before_swap(c, &r, how, recycled, LRB_TEST_VERSION_PERIOD,
+				  race_version_back,
 				  "the reader read p1's reset count and the overrun; paused before its swap",
 				  "the writer went round the ring, p1's version came back, and the swap succeeded",
 				  &lost);
-	before = &c->snaps[0].page[1];
-	after = &c->snaps[1].page[1];
-	KUNIT_EXPECT_EQ_MSG(test, after->version, before->version,
+	KUNIT_EXPECT_EQ_MSG(test, c->snaps[1].page[1].version,
+			    c->snaps[0].page[1].version,
 			    "precondition: p1's version back where the reader read it");
-	KUNIT_EXPECT_EQ_MSG(test, after->resets,
-			    before->resets + LRB_TEST_VERSION_PERIOD,
-			    "precondition: one lap's reset of p1 and the bumped ones");
-	if (recycled)
-		KUNIT_EXPECT_NE_MSG(test, before->resets, 0,
-				    "precondition: p1 was reset before the race");
 	race_read_lap(c, &r, ev, lost, 0, "lrb only: the kernel has no version");
 }
 
